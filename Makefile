@@ -1,0 +1,24 @@
+# cgscale: see README.md. Every target is a script in scripts/.
+.PHONY: run test deps base worktree export build selftests check pytest clean-tests
+SHELL := /bin/bash
+
+run:            ## build, boot, demo hierarchy, the series' selftests, summary
+	scripts/run.sh
+test:           ## the test command (what .ci/run runs)
+	scripts/test.sh
+deps:           ## install host packages and virtme-ng
+	scripts/install-deps.sh
+base:           ## fetch, verify and unpack the pinned base
+	scripts/get-base.sh
+worktree:       ## create build/linux: base commit + git am patches/ (FORCE=1 to reset)
+	scripts/make-worktree.sh $(if $(FORCE),--force)
+export:         ## export build/linux's series back to patches/
+	scripts/export-series.sh
+build:          ## build the patched kernel (CONFIG=test|bench)
+	scripts/build-kernel.sh $(or $(CONFIG),test)
+selftests:      ## build the cgroup selftests for the patched kernel
+	scripts/build-selftests.sh
+check:          ## host checks on the series only
+	scripts/check-series.sh
+pytest:         ## the harness's own unit tests
+	python3 -m pytest -q tests

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Build a kernel: build-kernel.sh CONFIG [SRC [NAME]]
+#   CONFIG  a config name from config/configs (test, bench)
+#   SRC     kernel source tree (default: the work tree $BUILD/linux)
+#   NAME    build name (default: patched); objects go to $BUILD/obj/NAME-CONFIG
+# The .config is "make allnoconfig" plus the config's fragments; every option a
+# fragment sets must survive olddefconfig, or the build stops.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cfg=${1:?usage: build-kernel.sh CONFIG [SRC [NAME]]}
+src=${2:-$SRC}
+name=${3:-patched}
+obj=$BUILD/obj/$name-$cfg
+log=$LOGS/build-$name-$cfg.log
+need_cmd make gcc flex bison bc pahole
+[ -f "$src/Makefile" ] || die "no kernel tree at $src; run scripts/make-worktree.sh first"
+
+frags=$(awk -v c="$cfg" '$1 == c { $1 = ""; print }' "$TOP/config/configs")
+[ -n "$frags" ] || die "unknown config '$cfg' (see config/configs)"
+
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_BASEDIR=$BUILD
+export CCACHE_NOHASHDIR=1
+export KBUILD_BUILD_TIMESTAMP="2026-10-16"
+export KBUILD_BUILD_USER=cgscale KBUILD_BUILD_HOST=cgscale
+cc=gcc
+if command -v ccache >/dev/null; then
+	cc="ccache gcc"
+	ccache -M 8G >/dev/null
+else
+	warn "ccache not found; building without it"
+fi
+jobs=$(($(nproc) + 1))
+kmake=(make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$cc" -j"$jobs")
+
+mkdir -p "$obj" "$LOGS"
+step "configuring $name-$cfg ($frags)"
+new=$obj/.config.new
+(
+	cd "$obj"
+	"${kmake[@]}" KCONFIG_CONFIG=.config.new allnoconfig
+	frag_paths=()
+	for f in $frags; do frag_paths+=("$TOP/config/$f"); done
+	KCONFIG_CONFIG=.config.new "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+		.config.new "${frag_paths[@]}"
+	"${kmake[@]}" KCONFIG_CONFIG=.config.new olddefconfig
+) >"$LOGS/config-$name-$cfg.log" 2>&1 || {
+	tail -n 20 "$LOGS/config-$name-$cfg.log" >&2
+	die "configuring $name-$cfg failed; log: $LOGS/config-$name-$cfg.log"
+}
+# Every option the fragments ask for must be in the result.
+missing=0
+for f in $frags; do
+	while IFS= read -r line; do
+		case "$line" in ''|'#'*) continue ;; esac
+		opt=${line%%=*} val=${line#*=}
+		if [ "$val" = n ]; then
+			grep -q "^$opt=" "$new" && { warn "$f: $opt=n did not stick"; missing=1; }
+		else
+			grep -qxF "$line" "$new" || { warn "$f: $line did not stick (got: $(grep "^$opt=\|^# $opt is" "$new" || echo unset))"; missing=1; }
+		fi
+	done <"$TOP/config/$f"
+done
+[ "$missing" -eq 0 ] || die "the config fragments do not hold after olddefconfig (see above)"
+if ! cmp -s "$new" "$obj/.config"; then
+	mv "$new" "$obj/.config"
+else
+	rm -f "$new"
+fi
+
+step "building $name-$cfg in $obj (make -j$jobs, log: $log)"
+start=$(date +%s)
+if ! "${kmake[@]}" bzImage >"$log" 2>&1; then
+	grep -E 'error|Error' "$log" | head -n 20 >&2
+	die "building $name-$cfg failed; log: $log"
+fi
+secs=$(($(date +%s) - start))
+echo "$secs" >"$obj/.build-seconds"
+info "built $obj/arch/x86/boot/bzImage in $((secs / 60))m$((secs % 60))s"

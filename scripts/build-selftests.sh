@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Build tools/testing/selftests/cgroup of SRC against the UAPI headers of the
+# kernel built in OBJ: build-selftests.sh [SRC [OBJ]]
+# Installs into OBJ/kselftest.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+src=${1:-$SRC}
+obj=${2:-$BUILD/obj/patched-test}
+[ -f "$obj/.config" ] || die "no configured kernel in $obj; build it first"
+log=$LOGS/selftests-build-$(basename "$obj").log
+step "building cgroup selftests (log: $log)"
+{
+	make -C "$src" O="$obj" ARCH=x86_64 -j"$(nproc)" headers
+	make -C "$src/tools/testing/selftests" O="$obj/kselftest-build" \
+		KHDR_INCLUDES="-isystem $obj/usr/include" TARGETS=cgroup \
+		INSTALL_PATH="$obj/kselftest" -j"$(nproc)" install
+} >"$log" 2>&1 || {
+	grep -E 'error|Error' "$log" | head -n 20 >&2
+	die "building the cgroup selftests failed; log: $log"
+}
+info "installed in $obj/kselftest/cgroup"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Install what the harness needs on a Debian host: kernel build tools, QEMU,
+# udev (virtme-ng's script I/O ports), and virtme-ng (pinned) in a venv under
+# the build area. Installs only what is missing.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+VIRTME_NG_VERSION=1.42
+APT_PKGS=(build-essential flex bison bc libelf-dev libssl-dev dwarves ccache
+	qemu-system-x86 udev python3-venv python3-pytest cpio kmod rsync
+	busybox-static zstd xz-utils perl git)
+
+missing=()
+for p in "${APT_PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+mkdir -p "$LOGS"
+if [ "${#missing[@]}" -gt 0 ]; then
+	step "installing ${missing[*]} (apt, log: $LOGS/apt.log)"
+	sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	command -v apt-get >/dev/null || die "apt-get not found: this harness needs a Debian-based host"
+	run_logged "apt-get update" "$LOGS/apt.log" $sudo apt-get update -q
+	DEBIAN_FRONTEND=noninteractive run_logged "apt-get install (no apt access? check the mirror in /etc/apt/sources.list.d)" \
+		"$LOGS/apt.log" $sudo env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [ "$("$VENV/bin/vng" --version 2>/dev/null)" != "virtme-ng $VIRTME_NG_VERSION" ]; then
+	step "installing virtme-ng $VIRTME_NG_VERSION into $VENV (pip, log: $LOGS/pip.log)"
+	run_logged "python3 -m venv" "$LOGS/pip.log" python3 -m venv "$VENV"
+	run_logged "pip install virtme-ng==$VIRTME_NG_VERSION (no PyPI access?)" "$LOGS/pip.log" \
+		"$VENV/bin/pip" install -q "virtme-ng==$VIRTME_NG_VERSION"
+fi
+info "host tools ready (virtme-ng $VIRTME_NG_VERSION, $(qemu-system-x86_64 --version | head -n 1))"

@@ -1,0 +1,52 @@
+# shellcheck shell=bash
+# Common paths and helpers for the cgscale harness. Source it, don't run it.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${CGSCALE_BUILD:-$TOP/build}
+LOGS=$BUILD/logs
+SHARED=${CGSCALE_SHARED:-$TOP/../shared}
+
+BASE_PKG=linux-source-7.3
+BASE_VERSION=7.3~rc7-1~exp1
+BASE_DEB=${BASE_PKG}_${BASE_VERSION}_all.deb
+BASE_TARBALL=linux-source-7.3.tar.xz
+# The pristine unpacked base tree (read-only cache) and the git work tree.
+BASE_TREE=$BUILD/base/linux-source-7.3
+SRC=${CGSCALE_SRC:-$BUILD/linux}
+VENV=$BUILD/venv
+
+# Fixed identity and date for the base commit, so that its hash (and the
+# base-commit: line of the exported series) is the same on every machine.
+BASE_COMMIT_ENV=(
+	GIT_AUTHOR_NAME="Debian linux-source-7.3"
+	GIT_AUTHOR_EMAIL="debian-kernel@lists.debian.org"
+	GIT_COMMITTER_NAME="Debian linux-source-7.3"
+	GIT_COMMITTER_EMAIL="debian-kernel@lists.debian.org"
+	GIT_AUTHOR_DATE="2026-10-16T02:51:00Z"
+	GIT_COMMITTER_DATE="2026-10-16T02:51:00Z"
+)
+
+step() { printf '==> %s\n' "$*"; }
+info() { printf '    %s\n' "$*"; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# run_logged STEP LOGFILE CMD...: run CMD with output in LOGFILE; on failure
+# show the tail of the log and name it.
+run_logged() {
+	local what=$1 log=$2
+	shift 2
+	mkdir -p "$(dirname "$log")"
+	if ! "$@" >"$log" 2>&1; then
+		tail -n 30 "$log" >&2
+		die "$what failed; full log: $log"
+	fi
+}
+
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			die "'$c' is not installed; run 'make deps' (or scripts/install-deps.sh)"
+	done
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Create the kernel work tree $BUILD/linux: one base commit (tag "base") and
+# the series from patches/ applied with git am on branch "series".
+#
+# An existing work tree is left alone when its series already matches
+# patches/. When it differs, nothing is touched unless --force is given; then
+# the old branch and any uncommitted change are saved first (branch
+# backup/<date>, git stash), so nothing is lost.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/series.sh"
+
+force=0
+[ "${1:-}" = --force ] && force=1
+
+series_matches() {
+	local tmp
+	tmp=$(mktemp -d)
+	export_series "$tmp"
+	if diff -r "$TOP/patches" "$tmp" -x series -x README.md >/dev/null 2>&1; then
+		rm -rf "$tmp"
+		return 0
+	fi
+	rm -rf "$tmp"
+	return 1
+}
+
+apply_series() {
+	local desc p
+	sgit checkout -q -B series base
+	desc=$(cover_description "$TOP/patches")
+	[ -n "$desc" ] && sgit config branch.series.description "$desc"
+	mapfile -t p < <(series_patches "$TOP/patches")
+	[ "${#p[@]}" -gt 0 ] || { info "patches/ holds no patches"; return 0; }
+	step "applying ${#p[@]} patches with git am"
+	if ! sgit am -q --whitespace=error-all "${p[@]}" >"$LOGS/git-am.log" 2>&1; then
+		cat "$LOGS/git-am.log" >&2
+		sgit am --abort >/dev/null 2>&1 || true
+		die "the series does not apply on base (log: $LOGS/git-am.log)"
+	fi
+}
+
+mkdir -p "$LOGS"
+if [ ! -d "$SRC/.git" ]; then
+	"$TOP/scripts/get-base.sh"
+	step "creating the work tree $SRC"
+	rm -rf "$SRC.tmp"
+	cp -a "$BASE_TREE" "$SRC.tmp"
+	rm -f "$SRC.tmp/.cgscale-unpacked"
+	# Debian's packaging rule "/*" (ignore everything at the top level) would
+	# hide every new file from git; it is the only change to the tree.
+	sed -i '/^\/\*$/d' "$SRC.tmp/.gitignore"
+	git -C "$SRC.tmp" init -q -b series
+	git -C "$SRC.tmp" add -f -A
+	env "${BASE_COMMIT_ENV[@]}" git -C "$SRC.tmp" commit -q \
+		-m "Linux 7.3-rc7 ($BASE_PKG $BASE_VERSION)" \
+		-m "Debian's linux-source-7.3 package, version $BASE_VERSION, with its
+top-level '/*' rule dropped from .gitignore."
+	git -C "$SRC.tmp" tag base
+	mv "$SRC.tmp" "$SRC"
+	apply_series
+	info "work tree ready: $SRC ($(sgit rev-list --count base..series) patches on base $(sgit rev-parse --short base))"
+	exit 0
+fi
+
+if series_matches && [ -z "$(sgit status --porcelain)" ]; then
+	sgit checkout -q series
+	info "work tree up to date with patches/: $SRC"
+	exit 0
+fi
+if [ "$force" -eq 0 ]; then
+	die "the work tree $SRC differs from patches/ (other commits or uncommitted changes).
+       Export your work first (make export), or rerun with --force (FORCE=1 from make):
+       the old branch is then kept as backup/<date> and local changes are stashed."
+fi
+stamp=$(date +%Y%m%d-%H%M%S)
+if [ -n "$(sgit status --porcelain)" ]; then
+	sgit stash push -q -u -m "make-worktree --force $stamp"
+	info "uncommitted changes stashed (git -C $SRC stash list)"
+fi
+sgit branch -q -f "backup/$stamp" series 2>/dev/null || true
+info "old series kept as branch backup/$stamp"
+apply_series
+info "work tree reset to patches/: $SRC"

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Boot a kernel under virtme-ng and run one command in it.
+#
+#   run-guest.sh [--kernel BZIMAGE] [--out DIR] [--timeout SECS]
+#                [--clock icount|wall] [--cpus N] [--memory SIZE] [--numa]
+#                -- CMD...
+#
+# The guest sees the host's root file system (copy-on-write) and DIR read-write.
+# Results in DIR: console.log (everything the guest printed), guest.log (the
+# command's output), dmesg.txt, status (the command's exit status).
+# Exit status: the command's, or 124 on timeout, or 3 when a kernel splat was
+# found in the guest's logs.
+#
+# Acceleration: KVM when a short probe boot under KVM works (cached per host
+# boot), else QEMU TCG. CGSCALE_ACCEL=kvm|tcg overrides the probe.
+# --clock icount (TCG only) adds "-icount shift=0,sleep=off": guest time then
+# counts retired instructions, which repeats to ~0.05% between boots.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernel=$BUILD/obj/patched-test/arch/x86/boot/bzImage
+out=
+timeout=600
+clock=wall
+cpus=2
+memory=2G
+numa=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--clock) clock=$2; shift 2 ;;
+	--cpus) cpus=$2; shift 2 ;;
+	--memory) memory=$2; shift 2 ;;
+	--numa) numa=1; shift ;;
+	--) shift; break ;;
+	*) die "run-guest.sh: unknown option $1" ;;
+	esac
+done
+[ $# -gt 0 ] || die "run-guest.sh: no command given (use -- CMD...)"
+[ -f "$kernel" ] || die "no kernel image at $kernel; build it first (scripts/build-kernel.sh)"
+vng=$VENV/bin/vng
+[ -x "$vng" ] || die "virtme-ng is not installed in $VENV; run scripts/install-deps.sh"
+need_cmd qemu-system-x86_64 timeout
+[ -d /lib/udev ] || die "udev is not installed on the host (virtme-ng needs it for its script I/O ports): apt-get install udev"
+[ -n "$out" ] || out=$(mktemp -d "$BUILD/guest.XXXXXX")
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -f "$out/status" "$out/dmesg.txt" "$out/guest.log"
+
+accel=$("$TOP/scripts/probe-kvm.sh" "$kernel")
+vng_args=(--run "$kernel" --cpus "$cpus" --memory "$memory" --rwdir "$out" --verbose
+	--append "psi=1" --append "panic=-1" --append "hung_task_panic=0")
+if [ "$accel" = tcg ]; then
+	vng_args+=(--disable-kvm)
+	if [ "$clock" = icount ]; then
+		vng_args+=(--qemu-opts "-icount shift=0,sleep=off")
+	fi
+elif [ "$clock" = icount ]; then
+	die "--clock icount needs TCG (CGSCALE_ACCEL=tcg); under KVM use --clock wall"
+fi
+if [ "$numa" -eq 1 ]; then
+	half=$(( ${memory%G} * 512 ))M
+	vng_args+=(--numa "$half,cpus=0" --numa "$half,cpus=1")
+fi
+
+"$vng" "${vng_args[@]}" --dry-run >"$out/vng-cmdline.txt" 2>&1 || true
+set +e
+timeout --foreground -k 10 "$timeout" "$vng" "${vng_args[@]}" \
+	--exec "$TOP/scripts/guest/exec.sh $out $(printf '%q ' "$@")" \
+	</dev/null >"$out/console.log" 2>&1
+rc=$?
+set -e
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	tail -n 20 "$out/console.log" >&2
+	echo "error: the guest did not finish within ${timeout}s (hang?); console: $out/console.log" >&2
+	"$TOP/scripts/check-splats.py" "$out/console.log" || true
+	exit 124
+fi
+if [ ! -f "$out/status" ]; then
+	tail -n 30 "$out/console.log" >&2
+	echo "error: the guest command did not complete (vng exit $rc); console: $out/console.log" >&2
+	"$TOP/scripts/check-splats.py" "$out/console.log" || true
+	exit 125
+fi
+status=$(cat "$out/status")
+logs=("$out/dmesg.txt")
+if ! "$TOP/scripts/check-splats.py" "${logs[@]}"; then
+	echo "error: kernel splat in the guest (dmesg: $out/dmesg.txt)" >&2
+	exit 3
+fi
+exit "$status"

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The test command: host checks, build, boot, cgroup selftests, summary.
+# Last line: "N passed, N failed, N skipped". Exit 1 when anything failed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cfg=${CGSCALE_CONFIG:-test}
+run=$BUILD/test-runs/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$run" "$LOGS"
+ln -sfn "$run" "$BUILD/test-runs/latest"
+host=$run/host-results
+: >"$host"
+t0=$(date +%s)
+elapsed() { local s=$(($(date +%s) - t0)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+
+step "host: dependencies"
+"$TOP/scripts/install-deps.sh"
+
+step "host: work tree (base + patches/)"
+"$TOP/scripts/make-worktree.sh"
+
+step "host: series checks (round trip, checkpatch --strict, Signed-off-by, whitespace)"
+"$TOP/scripts/check-series.sh" "$run/series-results" || true
+cat "$run/series-results" >>"$host"
+
+step "host: harness unit tests (pytest, log: $run/pytest.log)"
+if python3 -m pytest -rA -q -p no:cacheprovider "$TOP/tests" >"$run/pytest.log" 2>&1; then :; fi
+sed -n 's/^PASSED \(.*\)$/pass pytest:\1/p; s/^FAILED \([^ ]*\).*$/fail pytest:\1/p; s/^ERROR \([^ ]*\).*$/fail pytest:\1/p' \
+	"$run/pytest.log" >>"$host"
+grep -q '^pass pytest:' "$host" || echo "fail pytest:(no test ran; see $run/pytest.log)" >>"$host"
+tail -n 1 "$run/pytest.log" | sed 's/^/    /'
+
+step "build: kernel ($cfg config) [$(elapsed)]"
+"$TOP/scripts/build-kernel.sh" "$cfg"
+obj=$BUILD/obj/patched-$cfg
+step "build: cgroup selftests [$(elapsed)]"
+"$TOP/scripts/build-selftests.sh" "$SRC" "$obj"
+
+step "boot: $(basename "$obj") under virtme-ng, running the cgroup selftests [$(elapsed)]"
+rc=0
+"$TOP/scripts/run-guest.sh" --kernel "$obj/arch/x86/boot/bzImage" --out "$run/guest" \
+	--timeout "${CGSCALE_GUEST_TIMEOUT:-3600}" -- \
+	"$TOP/scripts/guest/run-selftests.sh" "$obj/kselftest/cgroup" \
+	"$TOP/config/selftests.list" "$run/guest/selftests" ${CGSCALE_TESTS:-} || rc=$?
+case $rc in
+0|1|3) echo "pass guest:boot-and-run" >>"$host" ;;
+*) echo "fail guest:boot-and-run(exit $rc, console: $run/guest/console.log)" >>"$host" ;;
+esac
+if [ -f "$run/guest/dmesg.txt" ] && "$TOP/scripts/check-splats.py" "$run/guest/dmesg.txt" >/dev/null; then
+	echo "pass guest:no-kernel-splats" >>"$host"
+else
+	echo "fail guest:no-kernel-splats(see $run/guest/dmesg.txt)" >>"$host"
+fi
+
+step "summary [$(elapsed), logs: $run]"
+mkdir -p "$run/guest/selftests"
+"$TOP/scripts/summarize-selftests.py" "$run/guest/selftests" "$TOP/config/selftests.deny" \
+	--host-results "$host" | tee "$run/summary.txt"
+exit "${PIPESTATUS[0]}"
