@@ -55,6 +55,13 @@ while IFS= read -r p; do
 		info "not covered by MAINTAINERS:$uncovered"
 		record fail "maintainers:$name"
 	fi
+	# a changelog still waiting for its numbers is not done
+	if sed -n '/^Subject:/,/^---$/p' "$p" | grep -q 'TODO'; then
+		sed -n '/^Subject:/,/^---$/p' "$p" | grep -n 'TODO' | sed 's/^/        /'
+		record fail "changelog-complete:$name"
+	else
+		record pass "changelog-complete:$name"
+	fi
 	if grep -q '^Signed-off-by: .\+ <.\+@.\+>' "$p"; then
 		record pass "signed-off-by:$name"
 	else

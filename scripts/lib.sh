@@ -14,6 +14,7 @@ BASE_TARBALL=linux-source-7.3.tar.xz
 BASE_TREE=$BUILD/base/linux-source-7.3
 SRC=${CGSCALE_SRC:-$BUILD/linux}
 VENV=$BUILD/venv
+export PATH="$VENV/bin:$PATH"
 
 # Fixed identity and date for the base commit, so that its hash (and the
 # base-commit: line of the exported series) is the same on every machine.

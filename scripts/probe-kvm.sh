@@ -22,13 +22,15 @@ result=tcg
 why="no /dev/kvm access"
 if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	why="a KVM guest did not boot within ${CGSCALE_KVM_PROBE_SECS:-40}s"
-	if timeout -k 5 "${CGSCALE_KVM_PROBE_SECS:-40}" "$VENV/bin/vng" --run "$kernel" \
-		--exec "echo cgscale-kvm-ok" </dev/null 2>&1 | grep -q cgscale-kvm-ok; then
+	mkdir -p "$LOGS"
+	timeout -k 5 "${CGSCALE_KVM_PROBE_SECS:-40}" "$VENV/bin/vng" --run "$kernel" \
+		--exec "echo cgscale-kvm-ok" </dev/null >"$LOGS/kvm-probe.log" 2>&1 || true
+	if grep -q cgscale-kvm-ok "$LOGS/kvm-probe.log"; then
 		result=kvm
 	fi
 fi
 if [ "$result" = tcg ]; then
-	echo "note: KVM not usable ($why); guests run under QEMU TCG (software emulation)" >&2
+	echo "note: KVM not usable ($why, log: $LOGS/kvm-probe.log); guests run under QEMU TCG (software emulation)" >&2
 fi
 printf '%s\n%s\n' "$boot" "$result" >"$cache"
 echo "$result"

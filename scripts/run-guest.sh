@@ -3,6 +3,7 @@
 #
 #   run-guest.sh [--kernel BZIMAGE] [--out DIR] [--timeout SECS]
 #                [--clock icount|wall] [--cpus N] [--memory SIZE] [--numa]
+#                [--append KERNEL_ARG]...
 #                -- CMD...
 #
 # The guest sees the host's root file system (copy-on-write) and DIR read-write.
@@ -25,6 +26,7 @@ clock=wall
 cpus=2
 memory=2G
 numa=0
+append=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -34,6 +36,7 @@ while [ $# -gt 0 ]; do
 	--cpus) cpus=$2; shift 2 ;;
 	--memory) memory=$2; shift 2 ;;
 	--numa) numa=1; shift ;;
+	--append) append+=(--append "$2"); shift 2 ;;
 	--) shift; break ;;
 	*) die "run-guest.sh: unknown option $1" ;;
 	esac
@@ -50,8 +53,8 @@ out=$(cd "$out" && pwd)
 rm -f "$out/status" "$out/dmesg.txt" "$out/guest.log"
 
 accel=$("$TOP/scripts/probe-kvm.sh" "$kernel")
-vng_args=(--run "$kernel" --cpus "$cpus" --memory "$memory" --rwdir "$out" --verbose
-	--append "psi=1" --append "panic=-1" --append "hung_task_panic=0")
+vng_args=(--run "$kernel" --cpus "$cpus" --memory "$memory" --rwdir "$out" --verbose --force-9p
+	--append "panic=-1" "${append[@]}")
 if [ "$accel" = tcg ]; then
 	vng_args+=(--disable-kvm)
 	if [ "$clock" = icount ]; then

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pingpong: cost of a task-switch round trip between two tasks in two
+ * different cgroups at a given depth, both on one CPU.
+ *
+ *   pingpong ROOT DEPTH ROUNDS
+ *
+ * Creates ROOT/pp1/.../pp{DEPTH-1}/{ppa,ppb}, so that both leaves are at
+ * level DEPTH below ROOT (depth 1: ROOT/ppa and ROOT/ppb), puts the tasks in them,
+ * pins both to CPU 0 and passes one byte back and forth through two pipes
+ * ROUNDS times. Every round trip is two task switches, each walking the PSI
+ * groups of both cgroups' ancestors. Prints one JSON line in the bench
+ * suite's format: guest CLOCK_MONOTONIC nanoseconds per round trip (under
+ * QEMU -icount shift=0 that is retired guest instructions per round trip).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void die(const char *what)
+{
+	fprintf(stderr, "pingpong: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, val, strlen(val)) < 0)
+		die(path);
+	close(fd);
+}
+
+static void enter(const char *cg)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	write_file(path, "0");
+}
+
+static void pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	char dir[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
+	int ab[2], ba[2], depth, i;
+	long rounds;
+	long long t0, t1;
+	char c = 0;
+	pid_t pid;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: pingpong CGROUP_ROOT DEPTH ROUNDS\n");
+		return 2;
+	}
+	depth = atoi(argv[2]);
+	rounds = atol(argv[3]);
+	if (depth < 1 || rounds < 1) {
+		fprintf(stderr, "pingpong: DEPTH and ROUNDS must be >= 1\n");
+		return 2;
+	}
+
+	snprintf(dir, sizeof(dir), "%s", argv[1]);
+	for (i = 1; i < depth; i++) {
+		size_t n = strlen(dir);
+
+		snprintf(dir + n, sizeof(dir) - n, "/pp%d", i);
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			die(dir);
+	}
+	snprintf(a, sizeof(a), "%s/ppa", dir);
+	snprintf(b, sizeof(b), "%s/ppb", dir);
+	if ((mkdir(a, 0755) && errno != EEXIST) || (mkdir(b, 0755) && errno != EEXIST))
+		die("mkdir leaf");
+	if (pipe(ab) || pipe(ba))
+		die("pipe");
+
+	pin_cpu0();
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		enter(b);
+		for (;;) {
+			if (read(ab[0], &c, 1) != 1)
+				_exit(0);
+			if (write(ba[1], &c, 1) != 1)
+				_exit(1);
+		}
+	}
+	enter(a);
+	/* warm up */
+	for (i = 0; i < 1000; i++)
+		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+			die("warmup");
+	t0 = now_ns();
+	for (long r = 0; r < rounds; r++)
+		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+			die("pingpong");
+	t1 = now_ns();
+	close(ab[1]);
+	waitpid(pid, NULL, 0);
+	enter(argv[1]);
+	printf("{\"metric\": \"round_trip_depth%d\", \"unit\": \"ns\", \"better\": \"lower\", \"value\": %.1f, \"rounds\": %ld}\n",
+	       depth, (double)(t1 - t0) / rounds, rounds);
+
+	/* remove the hierarchy, leaves first */
+	rmdir(a);
+	rmdir(b);
+	while (depth-- > 1) {
+		rmdir(dir);
+		*strrchr(dir, '/') = '\0';
+	}
+	return 0;
+}

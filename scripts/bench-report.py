@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Turn a bench run directory (scripts/bench.sh) into summary.json, REPORT.md
+and PNG plots.
+
+usage: bench-report.py RUNDIR
+
+Rows of summary.json: {benchmark, metric, unit, better, base: {median, min,
+max, stddev, n}, patched: {...}, ratio: patched median / base median,
+significant}. "significant" is true when the 95% bootstrap confidence
+interval of the difference of medians (10000 resamples, fixed seed) excludes
+zero and the medians differ by more than the clock's repeatability (0.1%).
+"""
+import importlib.util
+import json
+import pathlib
+import random
+import re
+import statistics
+import sys
+
+TOP = pathlib.Path(__file__).resolve().parent.parent
+NOISE = 0.001  # icount repeats to ~0.05% between boots
+
+
+def load(run):
+    """-> {bench: {kernel: {(metric, variant): {iter: value}}}}, {(bench, metric): (unit, better)}"""
+    data, info = {}, {}
+    for f in sorted(run.glob("raw/*/*/*/*.jsonl")):
+        bench, kernel, variant = f.parts[-4], f.parts[-3], f.parts[-2]
+        it = int(f.stem)
+        for line in f.read_text().splitlines():
+            if not line.strip():
+                continue
+            rec = json.loads(line)
+            key = (rec["metric"], variant)
+            data.setdefault(bench, {}).setdefault(kernel, {}).setdefault(key, {})[it] = rec["value"]
+            info[(bench, rec["metric"])] = (rec.get("unit", ""), rec.get("better", "lower"))
+    return data, info
+
+
+def derive(bench, samples):
+    path = TOP / "bench" / bench / "derive.py"
+    if not path.exists():
+        return {}
+    spec = importlib.util.spec_from_file_location(f"derive_{bench}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.derive(samples)
+
+
+def stats(values):
+    return {
+        "median": statistics.median(values),
+        "min": min(values),
+        "max": max(values),
+        "stddev": statistics.stdev(values) if len(values) > 1 else 0.0,
+        "n": len(values),
+    }
+
+
+def significant(a, b):
+    if len(a) < 2 or len(b) < 2:
+        return False
+    ma, mb = statistics.median(a), statistics.median(b)
+    if ma and abs(mb - ma) / abs(ma) <= NOISE:
+        return False
+    rng = random.Random(1)
+    diffs = []
+    for _ in range(10000):
+        ra = [rng.choice(a) for _ in a]
+        rb = [rng.choice(b) for _ in b]
+        diffs.append(statistics.median(rb) - statistics.median(ra))
+    diffs.sort()
+    lo, hi = diffs[249], diffs[9749]
+    return lo > 0 or hi < 0
+
+
+def metric_name(metric, variant):
+    if variant in ("", "default"):
+        return metric
+    return f"{metric}_{variant.replace('-', '_')}"
+
+
+def fmt(x):
+    if x is None:
+        return "-"
+    if abs(x) >= 100:
+        return f"{x:,.0f}"
+    return f"{x:.3g}"
+
+
+def plots(run, rows, clock_unit):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return ["(no plots: matplotlib is not installed)"]
+    made = []
+    groups = {}
+    for r in rows:
+        m = re.match(r"^(.*?)(\d+)(_.*)?$", r["metric"])
+        if not m:
+            continue
+        key = (r["benchmark"], m.group(1), m.group(3) or "")
+        groups.setdefault(key, []).append((int(m.group(2)), r))
+    for (bench, stem, suffix), pts in sorted(groups.items()):
+        if len(pts) < 2:
+            continue
+        pts.sort(key=lambda p: p[0])
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for kernel, style in (("base", "o-"), ("patched", "s-")):
+            xs = [x for x, r in pts if r.get(kernel)]
+            if not xs:
+                continue
+            med = [r[kernel]["median"] for _, r in pts if r.get(kernel)]
+            lo = [r[kernel]["median"] - r[kernel]["min"] for _, r in pts if r.get(kernel)]
+            hi = [r[kernel]["max"] - r[kernel]["median"] for _, r in pts if r.get(kernel)]
+            ax.errorbar(xs, med, yerr=[lo, hi], fmt=style, capsize=3, label=kernel)
+        ax.set_xlabel(stem.rstrip("_") or "n")
+        ax.set_ylabel(pts[0][1]["unit"])
+        ax.set_title(f"{bench}: {stem}N{suffix} (median, min-max; {clock_unit})")
+        ax.legend()
+        ax.grid(alpha=0.3)
+        name = f"{bench}-{stem.rstrip('_')}{suffix}.png".replace("/", "_")
+        fig.tight_layout()
+        fig.savefig(run / name, dpi=100)
+        plt.close(fig)
+        made.append(name)
+    return made
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    run = pathlib.Path(argv[1])
+    meta = json.loads((run / "meta.json").read_text())
+    data, info = load(run)
+    if not data:
+        print(f"bench-report: no results under {run}/raw", file=sys.stderr)
+        return 1
+    icount = meta["clock"] == "icount"
+    clock_unit = "guest instructions (QEMU TCG -icount shift=0)" if icount else "wall-clock ns"
+    rows = []
+    for bench in sorted(data):
+        per_kernel = {}
+        for kernel, samples in data[bench].items():
+            flat = {k: [v[i] for i in sorted(v)] for k, v in samples.items()}
+            flat.update(derive(bench, flat))
+            per_kernel[kernel] = flat
+        keys = sorted({k for s in per_kernel.values() for k in s})
+        for metric, variant in keys:
+            unit, better = info.get((bench, metric), ("ns", "lower"))
+            if unit == "ns" and icount:
+                unit = "insn"
+            row = {"benchmark": bench, "metric": metric_name(metric, variant),
+                   "unit": unit, "better": better}
+            vals = {k: per_kernel.get(k, {}).get((metric, variant)) for k in ("base", "patched")}
+            for k in ("base", "patched"):
+                row[k] = stats(vals[k]) if vals[k] else None
+            if row["base"] and row["patched"] and row["base"]["median"]:
+                row["ratio"] = row["patched"]["median"] / row["base"]["median"]
+                row["significant"] = significant(vals["base"], vals["patched"])
+            else:
+                row["ratio"] = None
+                row["significant"] = False
+            rows.append(row)
+    (run / "summary.json").write_text(json.dumps(rows, indent=1) + "\n")
+
+    pngs = plots(run, rows, clock_unit)
+    md = [f"# cgscale benchmark report ({meta['mode']})", "",
+          f"Clock: **{clock_unit}**" + (
+              "; repeatable to about 0.05% between boots, blind to cache effects."
+              if icount else "."),
+          f"Accelerator: {meta['accel']}. Iterations per kernel: {meta['iterations']}, "
+          "kernels booted alternately (A B, B A, ...). Kernels: "
+          + ", ".join(meta["kernels"]) + " (configs and uname in kernels/).", "",
+          "Columns: median [min-max] (stddev); ratio = patched/base median; "
+          "sig = 95% bootstrap CI of the median difference excludes 0 and the "
+          "difference exceeds 0.1%.", ""]
+    for bench in sorted({r["benchmark"] for r in rows}):
+        md += [f"## {bench}", "", "| metric | unit | better | base | patched | ratio | sig |",
+               "|---|---|---|---|---|---|---|"]
+        for r in rows:
+            if r["benchmark"] != bench:
+                continue
+            cells = []
+            for k in ("base", "patched"):
+                s = r[k]
+                cells.append("-" if not s else
+                             f"{fmt(s['median'])} [{fmt(s['min'])}-{fmt(s['max'])}] ({fmt(s['stddev'])})")
+            ratio = "-" if r["ratio"] is None else f"{r['ratio']:.3f}"
+            md.append(f"| {r['metric']} | {r['unit']} | {r['better']} | {cells[0]} | {cells[1]} "
+                      f"| {ratio} | {'*' if r['significant'] else ''} |")
+        md.append("")
+        for p in pngs:
+            if p.startswith(bench + "-"):
+                md += [f"![{p}]({p})", ""]
+        md += [p for p in pngs if not p.endswith(".png")]
+    (run / "REPORT.md").write_text("\n".join(md) + "\n")
+    print((run / "REPORT.md").read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

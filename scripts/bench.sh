@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# A/B benchmarks: base against patched, same config, runs interleaved.
+#
+#   bench.sh [--smoke] [--iterations N] [--out DIR] [BENCH...]
+#
+# Full mode builds base (the pinned base tree) and patched (the work tree)
+# from config "bench" and boots each kernel once per benchmark, variant and
+# iteration, alternating A B / B A. Smoke mode runs the patched test kernel
+# once with tiny parameters (bench/*/smoke.env) to keep the suite working.
+# Results: DIR/raw/BENCH/KERNEL/VARIANT/ITER.jsonl, DIR/kernels/*, then
+# scripts/bench-report.py writes DIR/summary.json, REPORT.md and plots.
+# Clock: QEMU TCG with -icount shift=0,sleep=off (guest ns = retired
+# instructions) unless KVM works, then wall time.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+smoke=0
+iters=5
+out=
+benches=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smoke) smoke=1; iters=1; shift ;;
+	--iterations) iters=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	-*) die "bench.sh: unknown option $1" ;;
+	*) benches+=("$1"); shift ;;
+	esac
+done
+if [ "${#benches[@]}" -eq 0 ]; then
+	for d in "$TOP"/bench/*/guest.sh; do benches+=("$(basename "$(dirname "$d")")"); done
+fi
+for b in "${benches[@]}"; do
+	[ -x "$TOP/bench/$b/guest.sh" ] || die "no benchmark '$b' (bench/$b/guest.sh)"
+done
+mode=full
+[ "$smoke" -eq 1 ] && mode=smoke
+[ -n "$out" ] || out=$TOP/results/$(date +%Y%m%d-%H%M%S)-$mode
+mkdir -p "$out/kernels" "$out/raw"
+out=$(cd "$out" && pwd)
+
+"$TOP/scripts/install-deps.sh"
+"$TOP/scripts/make-worktree.sh"
+declare -A image
+if [ "$smoke" -eq 1 ]; then
+	kernels=(patched)
+	"$TOP/scripts/build-kernel.sh" test
+	image[patched]=$BUILD/obj/patched-test
+else
+	kernels=(base patched)
+	"$TOP/scripts/get-base.sh"
+	"$TOP/scripts/build-kernel.sh" bench "$BASE_TREE" base
+	"$TOP/scripts/build-kernel.sh" bench "$SRC" patched
+	image[base]=$BUILD/obj/base-bench
+	image[patched]=$BUILD/obj/patched-bench
+fi
+for k in "${kernels[@]}"; do
+	cp "${image[$k]}/.config" "$out/kernels/$k.config"
+done
+
+accel=$("$TOP/scripts/probe-kvm.sh" "${image[${kernels[0]}]}/arch/x86/boot/bzImage")
+clock=wall
+[ "$accel" = tcg ] && clock=icount
+printf '{"mode": "%s", "accel": "%s", "clock": "%s", "iterations": %d, "kernels": ["%s"], "host_cpus": %d}\n' \
+	"$mode" "$accel" "$clock" "$iters" "$(IFS=,; echo "${kernels[*]}" | sed 's/,/", "/g')" "$(nproc)" \
+	>"$out/meta.json"
+
+step "building guest programs"
+bin=$out/bin
+for b in "${benches[@]}"; do
+	mkdir -p "$bin/$b"
+	for c in "$TOP/bench/$b"/*.c; do
+		[ -f "$c" ] || continue
+		gcc -O2 -static -Wall -o "$bin/$b/$(basename "$c" .c)" "$c" ||
+			die "compiling $c failed"
+	done
+done
+
+t0=$(date +%s)
+for i in $(seq 1 "$iters"); do
+	order=("${kernels[@]}")
+	# A B, then B A: neither kernel always boots first
+	if [ $((i % 2)) -eq 0 ] && [ "${#kernels[@]}" -eq 2 ]; then
+		order=("${kernels[1]}" "${kernels[0]}")
+	fi
+	for b in "${benches[@]}"; do
+		envfile=
+		[ "$smoke" -eq 1 ] && [ -f "$TOP/bench/$b/smoke.env" ] && envfile=$TOP/bench/$b/smoke.env
+		variants=$(grep -v '^#' "$TOP/bench/$b/variants" 2>/dev/null | awk 'NF' || true)
+		[ -n "$variants" ] || variants="default"
+		while read -r v append; do
+			for k in "${order[@]}"; do
+				dir=$out/raw/$b/$k/$v
+				mkdir -p "$dir"
+				step "[$i/$iters] $b $v on $k ($clock clock, $(($(date +%s) - t0))s so far)"
+				args=(--kernel "${image[$k]}/arch/x86/boot/bzImage" --out "$dir/boot-$i"
+					--timeout "${CGSCALE_BENCH_TIMEOUT:-1800}")
+				[ "$clock" = icount ] && args+=(--clock icount)
+				[ -n "$append" ] && args+=(--append "$append")
+				if ! "$TOP/scripts/run-guest.sh" "${args[@]}" -- \
+					"$TOP/scripts/guest/bench-one.sh" "$TOP/bench/$b" "$bin/$b" \
+					"$dir/boot-$i/result.jsonl" $envfile; then
+					die "benchmark $b ($v) failed on $k; logs: $dir/boot-$i"
+				fi
+				mv "$dir/boot-$i/result.jsonl" "$dir/$i.jsonl"
+				mv "$dir/boot-$i/result.jsonl.uname" "$out/kernels/$k.uname"
+			done
+		done <<<"$variants"
+	done
+done
+step "report"
+"$VENV/bin/python" "$TOP/scripts/bench-report.py" "$out"
+info "results: $out (report: $out/REPORT.md)"
