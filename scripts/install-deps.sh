@@ -7,8 +7,9 @@ set -euo pipefail
 
 VIRTME_NG_VERSION=1.42
 MATPLOTLIB_VERSION=3.9.2
+PYTEST_VERSION=8.3.3
 APT_PKGS=(build-essential flex bison bc libelf-dev libssl-dev dwarves ccache
-	qemu-system-x86 udev python3-venv python3-pytest cpio kmod rsync
+	qemu-system-x86 udev python3-venv cpio kmod rsync
 	busybox-static zstd xz-utils perl git python3-ply)
 
 missing=()
@@ -33,9 +34,9 @@ if [ "$("$VENV/bin/vng" --version 2>/dev/null)" != "virtme-ng $VIRTME_NG_VERSION
 	run_logged "pip install virtme-ng==$VIRTME_NG_VERSION (no PyPI access?)" "$LOGS/pip.log" \
 		"$VENV/bin/pip" install -q "virtme-ng==$VIRTME_NG_VERSION"
 fi
-if ! "$VENV/bin/python" -c "import matplotlib" 2>/dev/null; then
-	step "installing matplotlib $MATPLOTLIB_VERSION into $VENV (for benchmark plots)"
-	run_logged "pip install matplotlib==$MATPLOTLIB_VERSION (no PyPI access?)" "$LOGS/pip.log" \
-		"$VENV/bin/pip" install -q "matplotlib==$MATPLOTLIB_VERSION"
+if ! "$VENV/bin/python" -c "import matplotlib, pytest" 2>/dev/null; then
+	step "installing pytest $PYTEST_VERSION and matplotlib $MATPLOTLIB_VERSION into $VENV"
+	run_logged "pip install pytest matplotlib (no PyPI access?)" "$LOGS/pip.log" \
+		"$VENV/bin/pip" install -q "pytest==$PYTEST_VERSION" "matplotlib==$MATPLOTLIB_VERSION"
 fi
 info "host tools ready (virtme-ng $VIRTME_NG_VERSION, $(qemu-system-x86_64 --version | head -n 1))"

@@ -24,7 +24,7 @@ step "host: series checks (round trip, checkpatch --strict, Signed-off-by, white
 cat "$run/series-results" >>"$host"
 
 step "host: harness unit tests (pytest, log: $run/pytest.log)"
-if python3 -m pytest -rA -q -p no:cacheprovider "$TOP/tests" >"$run/pytest.log" 2>&1; then :; fi
+if "$VENV/bin/python" -m pytest -rA -q -p no:cacheprovider "$TOP/tests" >"$run/pytest.log" 2>&1; then :; fi
 sed -n 's/^PASSED \(.*\)$/pass pytest:\1/p; s/^FAILED \([^ ]*\).*$/fail pytest:\1/p; s/^ERROR \([^ ]*\).*$/fail pytest:\1/p' \
 	"$run/pytest.log" >>"$host"
 grep -q '^pass pytest:' "$host" || echo "fail pytest:(no test ran; see $run/pytest.log)" >>"$host"

@@ -2,11 +2,18 @@
 # Runs inside the guest: run-selftests.sh KSFT_DIR LIST OUTDIR [NAME...]
 # Runs each cgroup selftest named in LIST (or only NAME...) from KSFT_DIR
 # with its timeout, one log and one exit-status file per test in OUTDIR.
+# The tests run from a scratch ext4 file system (see setup-test-env.sh).
 ksft=$1 list=$2 out=$3
 shift 3
 only=" $* "
 mkdir -p "$out"
-cd "$ksft" || exit 1
+"$(dirname "$0")/setup-test-env.sh"
+work=/tmp/ksft-scratch/cgroup
+if mountpoint -q /tmp/ksft-scratch && cp -a "$ksft" "$work"; then
+	cd "$work" || exit 1
+else
+	cd "$ksft" || exit 1
+fi
 while read -r name secs _; do
 	case $name in ''|'#'*) continue ;; esac
 	[ "$only" = "  " ] || [[ $only == *" $name "* ]] || continue

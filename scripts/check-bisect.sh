@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Check that every patch of the series builds on its own: for each commit of
+# base..series, check it out in a separate git worktree and build the kernel
+# (config CONFIG, default test) incrementally in build/obj/bisect-CONFIG, plus
+# the cgroup selftests when the commit touches them. Slow: the first commit is
+# a full build, and a commit that changes a widely included header rebuilds
+# most of the tree. Not part of the test command; run it before posting.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/series.sh"
+
+cfg=${1:-test}
+tree=$BUILD/bisect
+[ -d "$SRC/.git" ] || die "no work tree; run scripts/make-worktree.sh first"
+if [ ! -d "$tree" ]; then
+	sgit worktree add -q --detach "$tree" base
+fi
+failed=0
+for c in $(sgit rev-list --reverse base..series); do
+	subject=$(sgit log -1 --format=%s "$c")
+	git -C "$tree" checkout -q --detach "$c"
+	step "building $(git -C "$tree" log -1 --format=%h "$c") $subject"
+	if ! CGSCALE_QUIET=1 "$TOP/scripts/build-kernel.sh" "$cfg" "$tree" bisect; then
+		echo "fail bisect:$subject"
+		failed=1
+		continue
+	fi
+	if git -C "$tree" diff --quiet "$c~1" "$c" -- tools/testing/selftests/cgroup; then
+		echo "pass bisect:$subject"
+	elif "$TOP/scripts/build-selftests.sh" "$tree" "$BUILD/obj/bisect-$cfg" >/dev/null; then
+		echo "pass bisect:$subject (kernel and selftests)"
+	else
+		echo "fail bisect:$subject (selftests)"
+		failed=1
+	fi
+done
+exit "$failed"
