@@ -94,7 +94,7 @@ for i in $(seq 1 "$iters"); do
 				mkdir -p "$dir"
 				step "[$i/$iters] $b $v on $k ($clock clock, $(($(date +%s) - t0))s so far)"
 				args=(--kernel "${image[$k]}/arch/x86/boot/bzImage" --out "$dir/boot-$i"
-					--timeout "${CGSCALE_BENCH_TIMEOUT:-1800}")
+					--timeout "${CGSCALE_BENCH_TIMEOUT:-900}")
 				[ "$clock" = icount ] && args+=(--clock icount)
 				[ -n "$append" ] && args+=(--append "$append")
 				if ! "$TOP/scripts/run-guest.sh" "${args[@]}" -- \

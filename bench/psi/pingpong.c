@@ -108,6 +108,8 @@ int main(int argc, char **argv)
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
+		close(ab[1]);
+		close(ba[0]);
 		enter(b);
 		for (;;) {
 			if (read(ab[0], &c, 1) != 1)
@@ -116,6 +118,8 @@ int main(int argc, char **argv)
 				_exit(1);
 		}
 	}
+	close(ab[0]);
+	close(ba[1]);
 	enter(a);
 	/* warm up */
 	for (i = 0; i < 1000; i++)
