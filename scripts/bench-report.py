@@ -41,11 +41,11 @@ def load(run):
 def derive(bench, samples):
     path = TOP / "bench" / bench / "derive.py"
     if not path.exists():
-        return {}
+        return {}, {}
     spec = importlib.util.spec_from_file_location(f"derive_{bench}", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod.derive(samples)
+    return mod.derive(samples), getattr(mod, "UNITS", {})
 
 
 def stats(values):
@@ -118,8 +118,11 @@ def plots(run, rows, clock_unit):
             hi = [r[kernel]["max"] - r[kernel]["median"] for _, r in pts if r.get(kernel)]
             ax.errorbar(xs, med, yerr=[lo, hi], fmt=style, capsize=3, label=kernel)
         ax.set_xlabel(stem.rstrip("_") or "n")
-        ax.set_ylabel(pts[0][1]["unit"])
-        ax.set_title(f"{bench}: {stem}N{suffix} (median, min-max; {clock_unit})")
+        ax.set_ylabel(f"{pts[0][1]['unit']} ({clock_unit.split(' (')[0]})")
+        ax.set_title(f"{bench}: {stem}N{suffix}, median and min-max", fontsize=10)
+        if pts[-1][0] >= 8 * pts[0][0]:
+            ax.set_xscale("log")
+            ax.set_yscale("log")
         ax.legend()
         ax.grid(alpha=0.3)
         name = f"{bench}-{stem.rstrip('_')}{suffix}.png".replace("/", "_")
@@ -147,11 +150,12 @@ def main(argv):
         per_kernel = {}
         for kernel, samples in data[bench].items():
             flat = {k: [v[i] for i in sorted(v)] for k, v in samples.items()}
-            flat.update(derive(bench, flat))
+            derived, units = derive(bench, flat)
+            flat.update(derived)
             per_kernel[kernel] = flat
         keys = sorted({k for s in per_kernel.values() for k in s})
         for metric, variant in keys:
-            unit, better = info.get((bench, metric), ("ns", "lower"))
+            unit, better = info.get((bench, metric), (units.get(metric, "ns"), "lower"))
             if unit == "ns" and icount:
                 unit = "insn"
             row = {"benchmark": bench, "metric": metric_name(metric, variant),

@@ -52,6 +52,14 @@ else
 	echo "fail guest:no-kernel-splats(see $run/guest/dmesg.txt)" >>"$host"
 fi
 
+step "bench: smoke run of every benchmark on the test kernel [$(elapsed)]"
+if "$TOP/scripts/bench.sh" --smoke --out "$run/bench-smoke" >"$run/bench-smoke.log" 2>&1; then
+	echo "pass bench:smoke" >>"$host"
+else
+	tail -n 5 "$run/bench-smoke.log"
+	echo "fail bench:smoke(log: $run/bench-smoke.log)" >>"$host"
+fi
+
 step "summary [$(elapsed), logs: $run]"
 mkdir -p "$run/guest/selftests"
 "$TOP/scripts/summarize-selftests.py" "$run/guest/selftests" "$TOP/config/selftests.deny" \

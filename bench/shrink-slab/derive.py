@@ -3,6 +3,8 @@ iteration by least squares on log(time) against log(N)."""
 import math
 import re
 
+UNITS = {"exponent_first": "exponent", "exponent_next": "exponent"}
+
 
 def derive(samples):
     out = {}

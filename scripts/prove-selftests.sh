@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Show that the series' selftests can fail: for each tests/breaks/TEST.diff
+# (a kernel change that breaks the behaviour TEST pins down), apply it to the
+# work tree, rebuild the test kernel, run TEST in the guest and require that
+# it fails. The work tree is restored afterwards (also on error) and the
+# kernel rebuilt from the clean tree.
+#
+#   prove-selftests.sh [TEST...]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/series.sh"
+
+[ -z "$(sgit status --porcelain --untracked-files=no)" ] ||
+	die "the work tree $SRC has uncommitted changes; commit or stash them first"
+obj=$BUILD/obj/patched-test
+tests=("$@")
+if [ "${#tests[@]}" -eq 0 ]; then
+	for d in "$TOP"/tests/breaks/*.diff; do tests+=("$(basename "$d" .diff)"); done
+fi
+restore() { sgit checkout -q -- . ; }
+trap restore EXIT
+failed=0
+for t in "${tests[@]}"; do
+	diff=$TOP/tests/breaks/$t.diff
+	[ -f "$diff" ] || die "no $diff"
+	step "$t: applying $(basename "$diff") and rebuilding"
+	sgit apply "$diff" || die "$diff does not apply to the work tree"
+	"$TOP/scripts/build-kernel.sh" test >/dev/null
+	out=$BUILD/prove/$t
+	rm -rf "$out"
+	"$TOP/scripts/run-guest.sh" --out "$out" -- "$TOP/scripts/guest/run-selftests.sh" \
+		"$obj/kselftest/cgroup" "$TOP/config/selftests.list" "$out/st" "$t" >/dev/null || true
+	"$TOP/scripts/summarize-selftests.py" "$out/st" /dev/null >"$out/summary.txt" || true
+	grep -E '^  \S+ +(FAIL|PASS|SKIP)' "$out/summary.txt" | sed 's/^/    /'
+	if grep -qE '^  \S+ +FAIL' "$out/summary.txt"; then
+		echo "pass prove:$t (fails with the behaviour broken)"
+	else
+		echo "fail prove:$t (still passes with the behaviour broken)"
+		failed=1
+	fi
+	restore
+done
+step "rebuilding the test kernel from the clean work tree"
+"$TOP/scripts/build-kernel.sh" test >/dev/null
+exit "$failed"
