@@ -99,7 +99,7 @@ def plots(run, rows, clock_unit):
     made = []
     groups = {}
     for r in rows:
-        m = re.match(r"^(.*?)(\d+)(_.*)?$", r["metric"])
+        m = re.match(r"^(.*?(?:depth|_n))(\d+)(_.*)?$", r["metric"])
         if not m:
             continue
         key = (r["benchmark"], m.group(1), m.group(3) or "")
@@ -120,7 +120,7 @@ def plots(run, rows, clock_unit):
         ax.set_xlabel(stem.rstrip("_") or "n")
         ax.set_ylabel(f"{pts[0][1]['unit']} ({clock_unit.split(' (')[0]})")
         ax.set_title(f"{bench}: {stem}N{suffix}, median and min-max", fontsize=10)
-        if pts[-1][0] >= 8 * pts[0][0]:
+        if pts[-1][0] >= 16 * pts[0][0]:
             ax.set_xscale("log")
             ax.set_yscale("log")
         ax.legend()
