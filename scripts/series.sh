@@ -20,7 +20,9 @@ cover_description() { # DIR
 	local f=$1/0000-cover-letter.patch
 	[ -f "$f" ] || return 0
 	awk '
-		/^Subject: / && !subj { sub(/^Subject: (\[[^]]*\] )?/, ""); subj = $0; next }
+		/^Subject: / && !subj { sub(/^Subject: (\[[^]]*\] )?/, ""); subj = $0; insubj = 1; next }
+		insubj && /^[ \t]/ { sub(/^[ \t]+/, ""); subj = subj " " $0; next }
+		{ insubj = 0 }
 		subj && !inbody && /^$/ { inbody = 1; print subj; print ""; next }
 		inbody { body[++n] = $0 }
 		END {
@@ -36,14 +38,17 @@ cover_description() { # DIR
 # Export base..series of the work tree into DIR as format-patch files with a
 # cover letter. The output depends only on the commits' contents, authors,
 # author dates and messages, so that export right after import reproduces the
-# patch files byte for byte.
+# patch files byte for byte: --zero-commit hides the committer-dependent
+# hashes, and --abbrev=12 keeps index lines independent of how many objects
+# the repository holds.
 export_series() { # DIR
 	local out=$1 n
 	n=$(sgit rev-list --count base..series)
 	mkdir -p "$out"
+	out=$(cd "$out" && pwd)
 	[ "$n" -gt 0 ] || return 0
 	sgit format-patch --quiet --cover-letter --cover-from-description=subject \
-		--base=base --zero-commit --no-signature --no-numbered-files \
+		--base=base --zero-commit --no-signature --no-numbered-files --abbrev=12 \
 		--subject-prefix=PATCH -o "$out" base..series
 	# The cover letter gets the current time from format-patch; give it the
 	# author date of the last patch instead.
