@@ -71,7 +71,7 @@ for b in "${benches[@]}"; do
 	mkdir -p "$bin/$b"
 	for c in "$TOP/bench/$b"/*.c; do
 		[ -f "$c" ] || continue
-		gcc -O2 -static -Wall -pthread -o "$bin/$b/$(basename "$c" .c)" "$c" ||
+		gcc -O2 -static -Wall -pthread -I "$TOP/bench/include" -o "$bin/$b/$(basename "$c" .c)" "$c" ||
 			die "compiling $c failed"
 	done
 done

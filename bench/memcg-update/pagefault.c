@@ -25,14 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 static int test, loops;
 static size_t size;
-
-static void die(const char *what)
-{
-	fprintf(stderr, "pagefault: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 static void *worker(void *arg)
 {
@@ -65,20 +61,13 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 int main(int argc, char **argv)
 {
 	int tasks, threads;
 	long long t0, t1;
 	double faults;
 
+	bench_prog = "pagefault";
 	if (argc != 6) {
 		fprintf(stderr, "usage: pagefault TEST(1|2|3) process|thread TASKS LOOPS MIB\n");
 		return 2;

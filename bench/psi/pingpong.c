@@ -27,20 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void die(const char *what)
-{
-	fprintf(stderr, "pingpong: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static void write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0 || write(fd, val, strlen(val)) < 0)
-		die(path);
-	close(fd);
-}
+#include "bench.h"
 
 static void enter(const char *cg)
 {
@@ -60,14 +47,6 @@ static void pin_cpu0(void)
 		die("sched_setaffinity");
 }
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 int main(int argc, char **argv)
 {
 	char dir[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
@@ -77,6 +56,7 @@ int main(int argc, char **argv)
 	char c = 0;
 	pid_t pid;
 
+	bench_prog = "pingpong";
 	if (argc != 4) {
 		fprintf(stderr, "usage: pingpong CGROUP_ROOT DEPTH ROUNDS\n");
 		return 2;

@@ -24,34 +24,13 @@
 #include <time.h>
 #include <unistd.h>
 
-static void die(const char *what)
-{
-	fprintf(stderr, "shrinkslab: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static void write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0 || write(fd, s, strlen(s)) < 0)
-		die(path);
-	close(fd);
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+#include "bench.h"
 
 static long long drop_caches(void)
 {
 	long long t0 = now_ns();
 
-	write_str("/proc/sys/vm/drop_caches", "3");
+	write_file("/proc/sys/vm/drop_caches", "3");
 	return now_ns() - t0;
 }
 
@@ -61,6 +40,7 @@ int main(int argc, char **argv)
 	long long first, next = 0;
 	int n, repeats, i;
 
+	bench_prog = "shrinkslab";
 	if (argc != 4) {
 		fprintf(stderr, "usage: shrinkslab CGROUP_ROOT N REPEATS\n");
 		return 2;
@@ -76,7 +56,7 @@ int main(int argc, char **argv)
 	if (mkdir(base, 0755) && errno != EEXIST)
 		die(base);
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", argv[1]);
-	write_str(path, "+memory");
+	write_file(path, "+memory");
 	if (mkdir("/tmp/ss", 0755) && errno != EEXIST)
 		die("/tmp/ss");
 
@@ -88,7 +68,7 @@ int main(int argc, char **argv)
 		if (mkdir(path, 0755) && errno != EEXIST)
 			die(path);
 		strncat(path, "/cgroup.procs", sizeof(path) - strlen(path) - 1);
-		write_str(path, "0");
+		write_file(path, "0");
 		snprintf(mnt, sizeof(mnt), "/tmp/ss/%d", i);
 		if (mkdir(mnt, 0755) && errno != EEXIST)
 			die(mnt);
@@ -100,7 +80,7 @@ int main(int argc, char **argv)
 			die(file);
 		close(fd);
 	}
-	write_str(root, "0");
+	write_file(root, "0");
 
 	first = drop_caches();
 	for (i = 0; i < repeats; i++)

@@ -19,15 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 static char buf[65536];
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
@@ -36,6 +30,7 @@ int main(int argc, char **argv)
 	ssize_t n = 0;
 	int fd;
 
+	bench_prog = "statread";
 	if (argc != 4) {
 		fprintf(stderr, "usage: statread METRIC FILE READS\n");
 		return 2;
