@@ -52,8 +52,16 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -f "$out/status" "$out/dmesg.txt" "$out/guest.log"
 
+smp=$cpus
+if [ "$numa" -eq 1 ]; then
+	# Two nodes, one CPU each. Give each vCPU its own socket: with QEMU's
+	# default topology both share an LLC across nodes and the guest warns
+	# (topology_sane() in arch/x86/kernel/smpboot.c).
+	[ "$cpus" = 2 ] || die "--numa needs --cpus 2"
+	smp="2,sockets=2,cores=1,threads=1"
+fi
 accel=$("$TOP/scripts/probe-kvm.sh" "$kernel")
-vng_args=(--run "$kernel" --cpus "$cpus" --memory "$memory" --rwdir "$out" --verbose --force-9p
+vng_args=(--run "$kernel" --cpus "$smp" --memory "$memory" --rwdir "$out" --verbose --force-9p
 	--append "panic=-1" "${append[@]}")
 if [ "$accel" = tcg ]; then
 	vng_args+=(--disable-kvm)
