@@ -4,7 +4,7 @@
 #
 #   demo/            memory, cpu, io, pids enabled for children
 #     web/           a CPU spinner and page cache reads
-#     batch/         anonymous memory under memory.high, direct IO to a loop device
+#     batch/         64M of anon memory under memory.high=48M, direct IO to a loop device
 set -u
 cg=/sys/fs/cgroup
 d=$cg/demo
@@ -27,7 +27,8 @@ dd if=/dev/urandom of=/tmp/demo.dat bs=1M count=8 status=none
  for _ in 1 2 3; do cat /tmp/demo.dat >/dev/null; done) &
 (echo $BASHPID >$d/batch/cgroup.procs
  dd if=/dev/zero of="$loop" bs=64k count=256 oflag=direct status=none
- head -c 64M /dev/zero | tail -c 1 >/dev/null) &
+ # 64M of anonymous memory against memory.high=48M: reclaim and throttling
+ python3 -c 'b = bytearray(64 << 20); b[::4096] = b"x" * (len(b) // 4096)') &
 wait
 
 show() {
