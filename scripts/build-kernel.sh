@@ -69,6 +69,12 @@ else
 	rm -f "$new"
 fi
 
+# One kernel build at a time on this machine: a second caller waits here.
+exec 9>"$BUILD/.kernel-build.lock"
+if ! flock -n 9; then
+	info "another kernel build is running; waiting for it"
+	flock 9
+fi
 step "building $name-$cfg in $obj (make -j$jobs, log: $log)"
 start=$(date +%s)
 if ! "${kmake[@]}" bzImage >"$log" 2>&1; then
