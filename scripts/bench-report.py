@@ -41,11 +41,12 @@ def load(run):
 def derive(bench, samples):
     path = TOP / "bench" / bench / "derive.py"
     if not path.exists():
-        return {}, {}
+        return {}, {}, {}
     spec = importlib.util.spec_from_file_location(f"derive_{bench}", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod.derive(samples), getattr(mod, "UNITS", {})
+    derived = mod.derive(samples)
+    return derived, getattr(mod, "UNITS", {}), getattr(mod, "BETTER", {})
 
 
 def stats(values):
@@ -150,12 +151,13 @@ def main(argv):
         per_kernel = {}
         for kernel, samples in data[bench].items():
             flat = {k: [v[i] for i in sorted(v)] for k, v in samples.items()}
-            derived, units = derive(bench, flat)
+            derived, units, betters = derive(bench, flat)
             flat.update(derived)
             per_kernel[kernel] = flat
         keys = sorted({k for s in per_kernel.values() for k in s})
         for metric, variant in keys:
-            unit, better = info.get((bench, metric), (units.get(metric, "ns"), "lower"))
+            unit, better = info.get((bench, metric),
+                                    (units.get(metric, "ns"), betters.get(metric, "lower")))
             if unit == "ns" and icount:
                 unit = "insn"
             row = {"benchmark": bench, "metric": metric_name(metric, variant),

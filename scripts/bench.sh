@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A/B benchmarks: base against patched, same config, runs interleaved.
 #
-#   bench.sh [--smoke] [--iterations N] [--out DIR] [BENCH...]
+#   bench.sh [--smoke] [--iterations N] [--out DIR] [--no-build] [BENCH...]
 #
 # Full mode builds base (the pinned base tree) and patched (the work tree)
 # from config "bench" and boots each kernel once per benchmark, variant and
@@ -15,6 +15,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 smoke=0
+build=1
 iters=5
 out=
 benches=()
@@ -23,6 +24,7 @@ while [ $# -gt 0 ]; do
 	--smoke) smoke=1; iters=1; shift ;;
 	--iterations) iters=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--no-build) build=0; shift ;;
 	-*) die "bench.sh: unknown option $1" ;;
 	*) benches+=("$1"); shift ;;
 	esac
@@ -40,23 +42,32 @@ mkdir -p "$out/kernels" "$out/raw"
 out=$(cd "$out" && pwd)
 
 "$TOP/scripts/install-deps.sh"
-"$TOP/scripts/make-worktree.sh"
 declare -A image
 if [ "$smoke" -eq 1 ]; then
 	kernels=(patched)
-	"$TOP/scripts/build-kernel.sh" test
 	image[patched]=$BUILD/obj/patched-test
+	if [ "$build" -eq 1 ]; then
+		"$TOP/scripts/make-worktree.sh"
+		"$TOP/scripts/build-kernel.sh" test
+	fi
 else
 	kernels=(base patched)
-	"$TOP/scripts/get-base.sh"
-	"$TOP/scripts/build-kernel.sh" bench "$BASE_TREE" base
-	"$TOP/scripts/build-kernel.sh" bench "$SRC" patched
 	image[base]=$BUILD/obj/base-bench
 	image[patched]=$BUILD/obj/patched-bench
+	if [ "$build" -eq 1 ]; then
+		"$TOP/scripts/make-worktree.sh"
+		"$TOP/scripts/get-base.sh"
+		"$TOP/scripts/build-kernel.sh" bench "$BASE_TREE" base
+		"$TOP/scripts/build-kernel.sh" bench "$SRC" patched
+	fi
 fi
 for k in "${kernels[@]}"; do
+	for f in arch/x86/boot/bzImage vmlinux .config; do
+		[ -f "${image[$k]}/$f" ] || die "no ${image[$k]}/$f (run without --no-build to build it)"
+	done
 	cp "${image[$k]}/.config" "$out/kernels/$k.config"
 done
+[ "$build" -eq 1 ] || info "--no-build: using the kernels in $BUILD/obj as built (${kernels[*]})"
 
 accel=$("$TOP/scripts/probe-kvm.sh" "${image[${kernels[0]}]}/arch/x86/boot/bzImage")
 clock=wall
@@ -69,6 +80,13 @@ step "building guest programs"
 bin=$out/bin
 for b in "${benches[@]}"; do
 	mkdir -p "$bin/$b"
+	if [ -x "$TOP/bench/$b/build.sh" ]; then
+		# its own build (e.g. BPF object + skeleton); CO-RE, so the vmlinux
+		# of one kernel does for all
+		"$TOP/bench/$b/build.sh" "$bin/$b" "${image[${kernels[-1]}]}/vmlinux" ||
+			die "bench/$b/build.sh failed"
+		continue
+	fi
 	for c in "$TOP/bench/$b"/*.c; do
 		[ -f "$c" ] || continue
 		gcc -O2 -static -Wall -pthread -I "$TOP/bench/include" -o "$bin/$b/$(basename "$c" .c)" "$c" ||

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what the harness needs on a Debian host: kernel build tools, QEMU,
-# udev (virtme-ng's script I/O ports), and virtme-ng (pinned) in a venv under
+# udev (virtme-ng's script I/O ports), clang/llvm and static zlib (the bench
+# suite's BPF programs), and virtme-ng (pinned) in a venv under
 # the build area. Installs only what is missing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -10,7 +11,8 @@ MATPLOTLIB_VERSION=3.9.2
 PYTEST_VERSION=8.3.3
 APT_PKGS=(build-essential flex bison bc libelf-dev libssl-dev dwarves ccache
 	qemu-system-x86 udev python3-venv cpio kmod rsync
-	busybox-static zstd xz-utils perl git python3-ply)
+	busybox-static zstd xz-utils perl git python3-ply
+	clang llvm zlib1g-dev)
 
 missing=()
 for p in "${APT_PKGS[@]}"; do
