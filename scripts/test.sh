@@ -52,6 +52,28 @@ else
 	echo "fail guest:no-kernel-splats(see $run/guest/dmesg.txt)" >>"$host"
 fi
 
+step "boot: $(basename "$obj") with 2 NUMA nodes: stat file format and KUnit [$(elapsed)]"
+rc=0
+"$TOP/scripts/run-guest.sh" --kernel "$obj/arch/x86/boot/bzImage" --out "$run/format" --numa \
+	--timeout 900 -- "$TOP/scripts/guest/capture-stats.sh" "$run/format/capture" || rc=$?
+if [ "$rc" -eq 0 ]; then
+	echo "pass guest:stat-capture" >>"$host"
+	"$TOP/scripts/check-stat-format.py" "$run/format/capture" --base "$TOP/tests/stat-format/base" \
+		>"$run/format/check.txt" || true
+	cat "$run/format/check.txt" >>"$host"
+	info "$(grep -c '^pass' "$run/format/check.txt") format checks passed, $(grep -c '^fail' "$run/format/check.txt") failed"
+else
+	echo "fail guest:stat-capture(exit $rc, log: $run/format/guest.log)" >>"$host"
+fi
+if [ -f "$run/format/dmesg.txt" ]; then
+	"$TOP/scripts/kunit-results.py" "$run/format/dmesg.txt" seq_buf >>"$host" || true
+	if "$TOP/scripts/check-splats.py" "$run/format/dmesg.txt" >/dev/null; then
+		echo "pass guest:no-kernel-splats(format boot)" >>"$host"
+	else
+		echo "fail guest:no-kernel-splats(format boot, see $run/format/dmesg.txt)" >>"$host"
+	fi
+fi
+
 step "bench: smoke run of every benchmark on the test kernel [$(elapsed)]"
 if "$TOP/scripts/bench.sh" --smoke --out "$run/bench-smoke" >"$run/bench-smoke.log" 2>&1; then
 	echo "pass bench:smoke" >>"$host"

@@ -1,0 +1,69 @@
+#!/bin/bash
+# Runs inside the guest: capture-stats.sh OUTDIR
+# Builds a small, scripted hierarchy and copies the text stat files the
+# series reformats (memory.stat, memory.numa_stat, cpu.stat, io.stat,
+# cgroup.stat) of the root and of non-root cgroups into OUTDIR/<cgroup>/.
+# scripts/check-stat-format.py compares them with a capture from the
+# unpatched base and with a printf reference formatter.
+#
+#   root       io.cost.qos enabled on loop0: io.stat shows "cost.vrate=N.NN"
+#   cap/       memory, cpu, io, pids for children
+#     a/       anon and page cache memory, CPU time, direct IO to NLOOP
+#              loop devices: its io.stat has one line per device and is
+#              bigger than a page, so seq_file overflows and retries
+#     b/       idle
+set -u
+out=${1:?usage: capture-stats.sh OUTDIR}
+cg=/sys/fs/cgroup
+d=$cg/cap
+nloop=${NLOOP:-80}
+loops=()
+cleanup() {
+	local l
+	rmdir $d/a $d/b $d 2>/dev/null
+	for l in "${loops[@]}"; do losetup -d "$l" 2>/dev/null; done
+	rm -f /tmp/cap.img.* /tmp/cap.dat
+}
+trap cleanup EXIT
+
+[ -f $cg/cgroup.controllers ] || { echo "capture: no cgroup v2 at $cg"; exit 1; }
+echo "+memory +cpu +io +pids" >$cg/cgroup.subtree_control ||
+	{ echo "capture: cannot enable controllers at $cg"; exit 1; }
+mkdir -p $d/a $d/b || { echo "capture: cannot create cgroups under $cg"; exit 1; }
+echo "+memory +cpu +io +pids" >$d/cgroup.subtree_control
+
+for i in $(seq 0 $((nloop - 1))); do
+	truncate -s 1M /tmp/cap.img.$i
+	l=$(losetup -f --show /tmp/cap.img.$i) || { echo "capture: losetup failed"; exit 1; }
+	loops+=("$l")
+done
+# iocost on the first loop device: its root io.stat line gets cost.vrate
+# (a "%u.%02u" field) and every line of that device cost.usage.
+majmin=$(cat /sys/block/"$(basename "${loops[0]}")"/dev)
+echo "$majmin enable=1" >$cg/io.cost.qos ||
+	{ echo "capture: cannot enable iocost on $majmin"; exit 1; }
+
+(echo $BASHPID >$d/a/cgroup.procs
+ for l in "${loops[@]}"; do
+	dd if=/dev/zero of="$l" bs=4k count=2 oflag=direct status=none
+	dd if="$l" of=/dev/null bs=4k count=1 iflag=direct status=none
+ done
+ head -c 4M /dev/urandom >/tmp/cap.dat
+ cat /tmp/cap.dat >/dev/null
+ python3 -c 'b = bytearray(8 << 20); b[::4096] = b"x" * (len(b) // 4096)') || exit 1
+(echo $BASHPID >$d/b/cgroup.procs; true)
+
+files="memory.stat memory.numa_stat cpu.stat io.stat cgroup.stat"
+for g in "" cap cap/a cap/b; do
+	dst=$out/${g:-root}
+	mkdir -p "$dst" || { echo "capture: cannot write to $dst"; exit 1; }
+	for f in $files; do
+		[ -r "$cg/$g/$f" ] || continue
+		cat "$cg/$g/$f" >"$dst/$f" || exit 1
+		# The same file read one byte per read(): seq_file's other path
+		dd if="$cg/$g/$f" of="$dst/$f.bs1" bs=1 status=none
+	done
+done
+echo "capture: $(find "$out" -type f | wc -l) files, $(nproc) cpus," \
+	"$(ls -d /sys/devices/system/node/node* | wc -l) nodes," \
+	"io.stat of cap/a: $(wc -l <"$out/cap/a/io.stat") lines, $(wc -c <"$out/cap/a/io.stat") bytes"
