@@ -66,6 +66,10 @@ for k in "${kernels[@]}"; do
 		[ -f "${image[$k]}/$f" ] || die "no ${image[$k]}/$f (run without --no-build to build it)"
 	done
 	cp "${image[$k]}/.config" "$out/kernels/$k.config"
+	# boot a copy: a kernel rebuilt in build/obj during the run does not
+	# end up in half of its boots
+	mkdir -p "$out/bin"
+	cp "${image[$k]}/arch/x86/boot/bzImage" "$out/bin/$k.bzImage"
 done
 [ "$build" -eq 1 ] || info "--no-build: using the kernels in $BUILD/obj as built (${kernels[*]})"
 
@@ -111,7 +115,7 @@ for i in $(seq 1 "$iters"); do
 				dir=$out/raw/$b/$k/$v
 				mkdir -p "$dir"
 				step "[$i/$iters] $b $v on $k ($clock clock, $(($(date +%s) - t0))s so far)"
-				args=(--kernel "${image[$k]}/arch/x86/boot/bzImage" --out "$dir/boot-$i"
+				args=(--kernel "$out/bin/$k.bzImage" --out "$dir/boot-$i"
 					--timeout "${CGSCALE_BENCH_TIMEOUT:-900}")
 				[ "$clock" = icount ] && args+=(--clock icount)
 				[ -n "$append" ] && args+=(--append "$append")
