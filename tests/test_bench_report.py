@@ -61,3 +61,22 @@ def test_empty_run_is_an_error(tmp_path):
          "kernels": ["patched"], "host_cpus": 2}))
     p = subprocess.run([sys.executable, str(REPORT), str(tmp_path)], capture_output=True, text=True)
     assert p.returncode == 1 and "no results" in p.stderr
+
+
+def test_kfunc_vs_text_ratio_unit_and_direction(tmp_path):
+    (tmp_path / "meta.json").write_text(json.dumps(
+        {"mode": "full", "accel": "tcg", "clock": "icount", "iterations": 2,
+         "kernels": ["base", "patched"], "host_cpus": 2}))
+    vals = {"base": ([78000, 78010], [6500, 6501]), "patched": ([39000, 39010], [6500, 6502])}
+    for kernel, (text, kfunc) in vals.items():
+        d = tmp_path / "raw" / "kfunc-vs-text" / kernel / "default"
+        d.mkdir(parents=True)
+        for i in range(2):
+            (d / f"{i + 1}.jsonl").write_text("".join(
+                json.dumps({"metric": m, "unit": "ns", "better": "lower", "value": v}) + "\n"
+                for m, v in (("text_per_sample", text[i]), ("kfunc_per_sample", kfunc[i]))))
+    rows = run_report(tmp_path)
+    r = rows["text_over_kfunc"]
+    assert r["unit"] == "ratio" and r["better"] == "-"
+    assert abs(r["base"]["median"] - 12.0) < 0.01 and abs(r["patched"]["median"] - 6.0) < 0.01
+    assert rows["text_per_sample"]["unit"] == "insn"
