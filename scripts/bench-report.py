@@ -9,6 +9,9 @@ max, stddev, n}, patched: {...}, ratio: patched median / base median,
 significant}. "significant" is true when the 95% bootstrap confidence
 interval of the difference of medians (10000 resamples, fixed seed) excludes
 zero and the medians differ by more than the clock's repeatability (0.1%).
+bench/NAME/derive.py, if present, adds derived metrics (derive(samples));
+its optional UNITS and BETTER dicts give their unit and better direction
+(default: ns, lower).
 """
 import importlib.util
 import json
