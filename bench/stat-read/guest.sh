@@ -1,7 +1,8 @@
 #!/bin/bash
 # stat-read benchmark, guest side: guest.sh BINDIR
 # A parent cgroup with STAT_CHILDREN children, each holding some anon and
-# page cache memory (idle while measured). Cost per read of each stat file
+# page cache memory and having done a little direct I/O to a loop device
+# (idle while measured). Cost per read of each stat file
 # of the parent (non-root; metric = file name) and of the root (_root).
 # Then the same reads of the parent while it is under memory stress
 # (metric = file name + "_stress"), after the rstat posting's experiment:
@@ -20,12 +21,18 @@ reads=${STAT_READS:-2000}
 echo "+memory +cpu +io +pids" >$cg/cgroup.subtree_control
 mkdir -p $p
 echo "+memory +cpu +io +pids" >$p/cgroup.subtree_control
+# A loop device the children do direct I/O to, so that io.stat of the
+# parent has a device line (an empty io.stat only measures the syscall).
+truncate -s 8M /tmp/statread-io.img
+iodev=$(losetup -f --show /tmp/statread-io.img) || exit 1
 pids=()
 for i in $(seq 1 "${STAT_CHILDREN:-4}"); do
 	mkdir -p $p/c$i
 	(echo $BASHPID >$p/c$i/cgroup.procs
 	 head -c 4M /dev/urandom >/tmp/statread.$i
 	 cat /tmp/statread.$i >/dev/null
+	 dd if=/dev/zero of="$iodev" bs=4k count=4 oflag=direct status=none
+	 dd if="$iodev" of=/dev/null bs=4k count=4 iflag=direct status=none
 	 exec sleep 1000) &
 	pids+=($!)
 done
@@ -33,7 +40,7 @@ sleep 1
 for f in memory.stat memory.numa_stat cpu.stat io.stat cgroup.stat; do
 	"$bin/statread" "$f" "$p/$f" "$reads" || exit 1
 done
-for f in memory.stat cpu.stat cgroup.stat; do
+for f in memory.stat cpu.stat cgroup.stat io.stat; do
 	"$bin/statread" "${f}_root" "$cg/$f" "$reads" || exit 1
 done
 
@@ -76,3 +83,5 @@ kill "${pids[@]}"
 wait 2>/dev/null
 for i in $(seq 1 "${STAT_CHILDREN:-4}"); do rmdir $p/c$i; rm -f /tmp/statread.$i; done
 rmdir $p
+losetup -d "$iodev"
+rm -f /tmp/statread-io.img
