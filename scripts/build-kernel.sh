@@ -15,6 +15,7 @@ obj=$BUILD/obj/$name-$cfg
 log=$LOGS/build-$name-$cfg.log
 need_cmd make gcc flex bison bc pahole
 [ -f "$src/Makefile" ] || die "no kernel tree at $src; run scripts/make-worktree.sh first"
+src=$(cd "$src" && pwd)	# make -C and O= need it absolute
 
 frags=$(awk -v c="$cfg" '$1 == c { $1 = ""; print }' "$TOP/config/configs")
 [ -n "$frags" ] || die "unknown config '$cfg' (see config/configs)"
