@@ -14,29 +14,21 @@
 # guest clock advances with the instructions of both vCPUs and the reader
 # gets preempted by the stressors' I/O work, so each read is timed on its
 # own and the metric is the median read.
+. "$(dirname "$0")/../include/children.sh"
 bin=$1
 cg=/sys/fs/cgroup
 p=$cg/statread
 reads=${STAT_READS:-2000}
-echo "+memory +cpu +io +pids" >$cg/cgroup.subtree_control
-mkdir -p $p
-echo "+memory +cpu +io +pids" >$p/cgroup.subtree_control
+make_parent $p "+memory +cpu +io +pids" || exit 1
 # A loop device the children do direct I/O to, so that io.stat of the
 # parent has a device line (an empty io.stat only measures the syscall).
 truncate -s 8M /tmp/statread-io.img
 iodev=$(losetup -f --show /tmp/statread-io.img) || exit 1
-pids=()
-for i in $(seq 1 "${STAT_CHILDREN:-4}"); do
-	mkdir -p $p/c$i
-	(echo $BASHPID >$p/c$i/cgroup.procs
-	 head -c 4M /dev/urandom >/tmp/statread.$i
-	 cat /tmp/statread.$i >/dev/null
-	 dd if=/dev/zero of="$iodev" bs=4k count=4 oflag=direct status=none
-	 dd if="$iodev" of=/dev/null bs=4k count=4 iflag=direct status=none
-	 exec sleep 1000) &
-	pids+=($!)
-done
-sleep 1
+direct_io() {
+	dd if=/dev/zero of="$iodev" bs=4k count=4 oflag=direct status=none
+	dd if="$iodev" of=/dev/null bs=4k count=4 iflag=direct status=none
+}
+start_children $p "${STAT_CHILDREN:-4}" statread direct_io || exit 1
 for f in memory.stat memory.numa_stat cpu.stat io.stat cgroup.stat; do
 	"$bin/statread" "$f" "$p/$f" "$reads" || exit 1
 done
@@ -79,9 +71,7 @@ if [ "$nstress" -gt 0 ]; then
 	umount $fs && losetup -d "$dev"
 	rm -f /tmp/statread.img
 fi
-kill "${pids[@]}"
-wait 2>/dev/null
-for i in $(seq 1 "${STAT_CHILDREN:-4}"); do rmdir $p/c$i; rm -f /tmp/statread.$i; done
+stop_children $p "${STAT_CHILDREN:-4}" statread
 rmdir $p
 losetup -d "$iodev"
 rm -f /tmp/statread-io.img
