@@ -8,7 +8,11 @@ is one test; a program that printed none counts as one test by its exit
 status (0 pass, 4 skip, else fail). A program that timed out or crashed
 after some results adds a failure of its own. Results named in DENYLIST
 ("program[:subtest]  reason") are known upstream failures: they are shown as
-"xfail" and not counted as failures. Host-side check results
+"xfail" and not counted as failures. A program that was run a second time
+(NAME.retry.log, see run-selftests.sh --retry) decides its first run's
+failed subtests: failed again is a failure; passed the second time is counted
+as passed, marked "failed once, passed on retry" and listed at the end as
+intermittent. Host-side check results
 (--host-results: lines "pass|fail NAME") are counted too.
 Prints a table and, last, "N passed, N failed, N skipped"; exits 1 when
 anything failed.
@@ -65,12 +69,21 @@ def main(argv):
         for line in host.read_text().splitlines():
             status, _, test = line.partition(" ")
             rows.append((f"host:{test}", status))
+    retried = {}
     for rcfile in sorted(out.glob("*.rc")):
         name = rcfile.stem
+        if name.endswith(".retry"):
+            continue
         rc = int(rcfile.read_text().strip() or 1)
         log = (out / f"{name}.log").read_text(errors="replace")
         rows.extend(program_results(name, log, rc))
+        again = out / f"{name}.retry.rc"
+        if again.exists():
+            log = (out / f"{name}.retry.log").read_text(errors="replace")
+            rc = int(again.read_text().strip() or 1)
+            retried.update(program_results(name, log, rc))
     counts = {"pass": 0, "fail": 0, "skip": 0, "xfail": 0}
+    intermittent = []
     width = max((len(t) for t, _ in rows), default=10)
     for test, status in rows:
         prog = test.split(":", 1)[0]
@@ -80,10 +93,19 @@ def main(argv):
             status, note = "xfail", f"  (denylist: {reason})"
         elif reason and status == "pass":
             note = "  (on the denylist but passed)"
+        elif status == "fail" and test in retried:
+            if retried[test] == "pass":
+                status, note = "pass", "  (failed once, passed on retry)"
+                intermittent.append(test)
+            else:
+                note = f"  (retry: {retried[test]})"
         counts[status] += 1
         print(f"  {test:<{width}}  {status.upper():5}{note}")
     if counts["xfail"]:
         print(f"{counts['xfail']} known upstream failure(s) from the denylist not counted")
+    if intermittent:
+        print(f"{len(intermittent)} upstream subtest(s) failed once and passed on retry: "
+              + ", ".join(intermittent))
     print(f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
     return 1 if counts["fail"] or not rows else 0
 

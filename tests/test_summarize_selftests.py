@@ -54,3 +54,69 @@ def test_timeout_after_results_is_a_failure(tmp_path):
 def test_nothing_ran_is_a_failure(tmp_path):
     p = run(tmp_path, {})
     assert p.returncode == 1
+
+
+def test_failure_that_passes_on_retry_is_listed_as_intermittent(tmp_path):
+    first = "ok 1 test_a\nnot ok 2 test_b\n"
+    p = run(tmp_path, {"test_x": (first, 1), "test_x.retry": ("ok 1 test_a\nok 2 test_b\n", 0)})
+    lines = p.stdout.strip().splitlines()
+    assert lines[-1] == "2 passed, 0 failed, 0 skipped"
+    assert any("test_x:test_b" in line and "passed on retry" in line for line in lines)
+    assert "failed once and passed on retry: test_x:test_b" in p.stdout
+    assert p.returncode == 0
+
+
+def test_failure_that_fails_on_retry_too_is_a_failure(tmp_path):
+    first = "ok 1 test_a\nnot ok 2 test_b\n"
+    p = run(tmp_path, {"test_x": (first, 1), "test_x.retry": ("not ok 1 test_a\nnot ok 2 test_b\n", 1)})
+    lines = p.stdout.strip().splitlines()
+    # the first run decides test_a; only test_b was retried
+    assert lines[-1] == "1 passed, 1 failed, 0 skipped"
+    assert any("test_x:test_b" in line and "retry: fail" in line for line in lines)
+    assert p.returncode == 1
+
+
+GUEST = TOP / "scripts" / "guest" / "run-selftests.sh"
+
+
+def fake_program(path, first, second):
+    """A kselftest-like program: prints FIRST on its first run, SECOND later."""
+    path.write_text(
+        "#!/bin/bash\n"
+        f"if [ -e \"$0.ran\" ]; then out='{second}'; else touch \"$0.ran\"; out='{first}'; fi\n"
+        'printf "$out"\n'
+        'case $out in *"not ok"*) exit 1 ;; esac\n')
+    path.chmod(0o755)
+
+
+def run_guest_script(tmp, programs, deny, retry=True):
+    ksft = tmp / "ksft"
+    ksft.mkdir()
+    for name, (first, second, flags) in programs.items():
+        fake_program(ksft / name, first, second)
+    lst = tmp / "list"
+    lst.write_text("".join(f"{n} 30 {f}\n" for n, (_, _, f) in programs.items()))
+    (tmp / "deny").write_text(deny)
+    args = ["bash", str(GUEST)] + (["--retry", str(tmp / "deny")] if retry else [])
+    args += [str(ksft), str(lst), str(tmp / "st")]
+    env = {"PATH": "/usr/bin:/bin", "CGSCALE_NO_GUEST_SETUP": "1"}
+    subprocess.run(args, check=True, capture_output=True, text=True, env=env)
+    return sorted(p.name for p in (tmp / "st").iterdir())
+
+
+def test_guest_script_retries_only_unlisted_failures_of_retry_programs(tmp_path):
+    fail, ok = "not ok 1 test_b\\n", "ok 1 test_b\\n"
+    files = run_guest_script(tmp_path, {
+        "up_flaky": (fail, ok, "retry"),    # unexpected failure: retried
+        "up_denied": (fail, ok, "retry"),   # failure is on the denylist
+        "up_ok": (ok, ok, "retry"),         # passed: nothing to retry
+        "ours": (fail, ok, ""),             # the series' own: never retried
+    }, deny="up_denied:test_b  known\n")
+    assert "up_flaky.retry.log" in files and "up_flaky.retry.rc" in files
+    assert not any(f.startswith(("up_denied.retry", "up_ok.retry", "ours.retry")) for f in files)
+
+
+def test_guest_script_without_retry_option_never_retries(tmp_path):
+    fail, ok = "not ok 1 test_b\\n", "ok 1 test_b\\n"
+    files = run_guest_script(tmp_path, {"up_flaky": (fail, ok, "retry")}, deny="", retry=False)
+    assert files == ["up_flaky.log", "up_flaky.rc"]
