@@ -2,8 +2,11 @@
 # Show that the series' selftests can fail: for each tests/breaks/TEST.diff
 # (a kernel change that breaks the behaviour TEST pins down), apply it to the
 # work tree, rebuild the test kernel, run TEST in the guest and require that
-# it fails. The work tree is restored afterwards (also on error) and the
-# kernel rebuilt from the clean tree.
+# it fails. A TEST that is not a program of config/selftests.list names a
+# KUnit suite built into config "test" by its part before the first "-"
+# (seq_buf-keyed-no-nul: suite seq_buf); the guest is booted and a case of
+# that suite must fail. The work tree is restored afterwards (also on
+# error) and the kernel rebuilt from the clean tree.
 #
 #   prove-selftests.sh [TEST...]
 set -euo pipefail
@@ -28,6 +31,20 @@ for t in "${tests[@]}"; do
 	"$TOP/scripts/build-kernel.sh" test >/dev/null
 	out=$BUILD/prove/$t
 	rm -rf "$out"
+	if ! grep -qE "^$t([[:space:]]|$)" "$TOP/config/selftests.list"; then
+		suite=${t%%-*}
+		"$TOP/scripts/run-guest.sh" --out "$out" -- true >/dev/null || true
+		"$TOP/scripts/kunit-results.py" "$out/dmesg.txt" "$suite" >"$out/summary.txt" || true
+		grep '^fail' "$out/summary.txt" | sed 's/^/    /'
+		if grep -q "^fail kunit:$suite\." "$out/summary.txt"; then
+			echo "pass prove:$t (KUnit suite $suite fails with the behaviour broken)"
+		else
+			echo "fail prove:$t (KUnit suite $suite still passes with the behaviour broken)"
+			failed=1
+		fi
+		restore
+		continue
+	fi
 	"$TOP/scripts/run-guest.sh" --out "$out" -- "$TOP/scripts/guest/run-selftests.sh" \
 		"$obj/kselftest/cgroup" "$TOP/config/selftests.list" "$out/st" "$t" >/dev/null || true
 	"$TOP/scripts/summarize-selftests.py" "$out/st" /dev/null >"$out/summary.txt" || true
