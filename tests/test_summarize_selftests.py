@@ -4,6 +4,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 TOP = pathlib.Path(__file__).resolve().parent.parent
 SCRIPT = TOP / "scripts" / "summarize-selftests.py"
 
@@ -56,24 +58,22 @@ def test_nothing_ran_is_a_failure(tmp_path):
     assert p.returncode == 1
 
 
-def test_failure_that_passes_on_retry_is_listed_as_intermittent(tmp_path):
-    first = "ok 1 test_a\nnot ok 2 test_b\n"
-    p = run(tmp_path, {"test_x": (first, 1), "test_x.retry": ("ok 1 test_a\nok 2 test_b\n", 0)})
-    lines = p.stdout.strip().splitlines()
-    assert lines[-1] == "2 passed, 0 failed, 0 skipped"
-    assert any("test_x:test_b" in line and "passed on retry" in line for line in lines)
-    assert "failed once and passed on retry: test_x:test_b" in p.stdout
-    assert p.returncode == 0
+FIRST = "ok 1 test_a\nnot ok 2 test_b\n"
 
 
-def test_failure_that_fails_on_retry_too_is_a_failure(tmp_path):
-    first = "ok 1 test_a\nnot ok 2 test_b\n"
-    p = run(tmp_path, {"test_x": (first, 1), "test_x.retry": ("not ok 1 test_a\nnot ok 2 test_b\n", 1)})
+@pytest.mark.parametrize("retry_log, rc, closing, note", [
+    # passed the second time: counted as passed, marked and listed
+    ("ok 1 test_a\nok 2 test_b\n", 0, "2 passed, 0 failed, 0 skipped", "passed on retry"),
+    # failed again: a failure; the first run decides test_a, only test_b was retried
+    ("not ok 1 test_a\nnot ok 2 test_b\n", 1, "1 passed, 1 failed, 0 skipped", "retry: fail"),
+], ids=["passes-on-retry", "fails-again"])
+def test_retry_decides_the_first_runs_failures(tmp_path, retry_log, rc, closing, note):
+    p = run(tmp_path, {"test_x": (FIRST, 1), "test_x.retry": (retry_log, rc)})
     lines = p.stdout.strip().splitlines()
-    # the first run decides test_a; only test_b was retried
-    assert lines[-1] == "1 passed, 1 failed, 0 skipped"
-    assert any("test_x:test_b" in line and "retry: fail" in line for line in lines)
-    assert p.returncode == 1
+    assert lines[-1] == closing
+    assert any("test_x:test_b" in line and note in line for line in lines)
+    assert ("failed once and passed on retry: test_x:test_b" in p.stdout) == (rc == 0)
+    assert p.returncode == (0 if rc == 0 else 1)
 
 
 GUEST = TOP / "scripts" / "guest" / "run-selftests.sh"
