@@ -35,7 +35,8 @@ def load(run):
             if not line.strip():
                 continue
             rec = json.loads(line)
-            key = (rec["metric"], variant)
+            # "bare": the metric names its own variant (cpu.stat_readers8)
+            key = (rec["metric"], "" if rec.get("bare") else variant)
             data.setdefault(bench, {}).setdefault(kernel, {}).setdefault(key, {})[it] = rec["value"]
             info[(bench, rec["metric"])] = (rec.get("unit", ""), rec.get("better", "lower"))
     return data, info
@@ -103,7 +104,7 @@ def plots(run, rows, clock_unit):
     made = []
     groups = {}
     for r in rows:
-        m = re.match(r"^(.*?(?:depth|_n))(\d+)(_.*)?$", r["metric"])
+        m = re.match(r"^(.*?(?:depth|_n|_online|_possible))(\d+)(_.*)?$", r["metric"])
         if not m:
             continue
         key = (r["benchmark"], m.group(1), m.group(3) or "")
@@ -121,10 +122,12 @@ def plots(run, rows, clock_unit):
             lo = [r[kernel]["median"] - r[kernel]["min"] for _, r in pts if r.get(kernel)]
             hi = [r[kernel]["max"] - r[kernel]["median"] for _, r in pts if r.get(kernel)]
             ax.errorbar(xs, med, yerr=[lo, hi], fmt=style, capsize=3, label=kernel)
-        ax.set_xlabel(stem.rstrip("_") or "n")
+        cpus = re.search(r"_(online|possible)$", stem)
+        ax.set_xlabel(f"{cpus.group(1)} CPUs" if cpus else (stem.rstrip("_") or "n"))
         ax.set_ylabel(f"{pts[0][1]['unit']} ({clock_unit.split(' (')[0]})")
         ax.set_title(f"{bench}: {stem}N{suffix}, median and min-max", fontsize=10)
-        if pts[-1][0] >= 16 * pts[0][0]:
+        # cost vs CPUs: linear axes, so that a per-CPU slope is a straight line
+        if pts[-1][0] >= 16 * pts[0][0] and not cpus:
             ax.set_xscale("log")
             ax.set_yscale("log")
         ax.legend()
@@ -135,6 +138,26 @@ def plots(run, rows, clock_unit):
         plt.close(fig)
         made.append(name)
     return made
+
+
+def boot_times(run):
+    """Host seconds per boot (boot, benchmark, power-off), median per variant."""
+    times = {}
+    for f in sorted(run.glob("raw/*/*/*/*.wall")):
+        bench, kernel, variant = f.parts[-4], f.parts[-3], f.parts[-2]
+        times.setdefault((bench, variant), {}).setdefault(kernel, []).append(
+            int(f.read_text().split()[0]))
+    if not times:
+        return []
+    md = ["## Host time per boot", "",
+          "Wall-clock seconds on the host for one boot of the guest, the benchmark "
+          "and power-off (TCG; not the benchmark clock). Median [min-max].", "",
+          "| benchmark | variant | base | patched |", "|---|---|---|---|"]
+    for (bench, variant), per in sorted(times.items()):
+        cells = [f"{statistics.median(per[k]):.0f} [{min(per[k])}-{max(per[k])}]"
+                 if k in per else "-" for k in ("base", "patched")]
+        md.append(f"| {bench} | {variant} | {cells[0]} | {cells[1]} |")
+    return md + [""]
 
 
 def main(argv):
@@ -161,8 +184,8 @@ def main(argv):
         for metric, variant in keys:
             unit, better = info.get((bench, metric),
                                     (units.get(metric, "ns"), betters.get(metric, "lower")))
-            if unit == "ns" and icount:
-                unit = "insn"
+            if icount:
+                unit = {"ns": "insn", "ns/CPU": "insn/CPU"}.get(unit, unit)
             row = {"benchmark": bench, "metric": metric_name(metric, variant),
                    "unit": unit, "better": better}
             vals = {k: per_kernel.get(k, {}).get((metric, variant)) for k in ("base", "patched")}
@@ -207,6 +230,7 @@ def main(argv):
             if p.startswith(bench + "-"):
                 md += [f"![{p}]({p})", ""]
         md += [p for p in pngs if not p.endswith(".png")]
+    md += boot_times(run)
     (run / "REPORT.md").write_text("\n".join(md) + "\n")
     print((run / "REPORT.md").read_text())
     return 0

@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
-# Build a kernel: build-kernel.sh CONFIG [SRC [NAME]]
+# Build a kernel: build-kernel.sh [--with DIFF]... CONFIG [SRC [NAME]]
 #   CONFIG  a config name from config/configs (test, bench)
 #   SRC     kernel source tree (default: the work tree $BUILD/linux)
 #   NAME    build name (default: patched); objects go to $BUILD/obj/NAME-CONFIG
+#   --with DIFF  a harness-only diff (bench/harness/*.diff) applied to SRC for
+#           this build and reverted afterwards, also on failure; the list of
+#           diffs goes to OBJ/.harness-diffs
 # The .config is "make allnoconfig" plus the config's fragments; every option a
 # fragment sets must survive olddefconfig, or the build stops.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-cfg=${1:?usage: build-kernel.sh CONFIG [SRC [NAME]]}
+withs=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--with) [ -f "${2:-}" ] || die "build-kernel.sh: --with needs a diff file (got '${2:-}')"
+		withs+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); shift 2 ;;
+	-*) die "build-kernel.sh: unknown option $1" ;;
+	*) break ;;
+	esac
+done
+cfg=${1:?usage: build-kernel.sh [--with DIFF]... CONFIG [SRC [NAME]]}
 src=${2:-$SRC}
 name=${3:-patched}
 obj=$BUILD/obj/$name-$cfg
@@ -76,6 +88,24 @@ if ! flock -n 9; then
 	info "another kernel build is running; waiting for it"
 	flock 9
 fi
+applied=()
+revert_withs() {
+	local i
+	for ((i = ${#applied[@]} - 1; i >= 0; i--)); do
+		patch -R -p1 -s -d "$src" --no-backup-if-mismatch <"${applied[i]}" ||
+			warn "could not revert ${applied[i]} in $src; revert it by hand (patch -R -p1)"
+	done
+	applied=()
+}
+trap revert_withs EXIT
+for d in "${withs[@]}"; do
+	patch -p1 -s -d "$src" --forward --no-backup-if-mismatch --dry-run <"$d" >/dev/null ||
+		die "harness diff $d does not apply to $src; nothing was changed"
+	patch -p1 -s -d "$src" --forward --no-backup-if-mismatch <"$d"
+	applied+=("$d")
+	info "applied harness diff $(basename "$d") for this build"
+done
+printf '%s\n' "${withs[@]##*/}" | grep . >"$obj/.harness-diffs" || : >"$obj/.harness-diffs"
 step "building $name-$cfg in $obj (make -j$jobs, log: $log)"
 start=$(date +%s)
 if ! "${kmake[@]}" bzImage >"$log" 2>&1; then

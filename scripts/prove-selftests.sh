@@ -5,7 +5,8 @@
 # it fails. A TEST that is not a program of config/selftests.list names a
 # KUnit suite built into config "test" by its part before the first "-"
 # (seq_buf-keyed-no-nul: suite seq_buf); the guest is booted and a case of
-# that suite must fail. The work tree is restored afterwards (also on
+# that suite must fail. TEST-VARIANT.diff is one more break of program TEST.
+# The work tree is restored afterwards (also on
 # error) and the kernel rebuilt from the clean tree.
 #
 #   prove-selftests.sh [TEST...]
@@ -31,7 +32,12 @@ for t in "${tests[@]}"; do
 	"$TOP/scripts/build-kernel.sh" test >/dev/null
 	out=$BUILD/prove/$t
 	rm -rf "$out"
-	if ! grep -qE "^$t([[:space:]]|$)" "$TOP/config/selftests.list"; then
+	# TEST-variant.diff: another break of the same program
+	prog=$t
+	if grep -qE "^${t%%-*}([[:space:]]|$)" "$TOP/config/selftests.list"; then
+		prog=${t%%-*}
+	fi
+	if ! grep -qE "^$prog([[:space:]]|$)" "$TOP/config/selftests.list"; then
 		suite=${t%%-*}
 		"$TOP/scripts/run-guest.sh" --out "$out" -- true >/dev/null || true
 		"$TOP/scripts/kunit-results.py" "$out/dmesg.txt" "$suite" >"$out/summary.txt" || true
@@ -46,7 +52,7 @@ for t in "${tests[@]}"; do
 		continue
 	fi
 	"$TOP/scripts/run-guest.sh" --out "$out" -- "$TOP/scripts/guest/run-selftests.sh" \
-		"$obj/kselftest/cgroup" "$TOP/config/selftests.list" "$out/st" "$t" >/dev/null || true
+		"$obj/kselftest/cgroup" "$TOP/config/selftests.list" "$out/st" "$prog" >/dev/null || true
 	"$TOP/scripts/summarize-selftests.py" "$out/st" /dev/null >"$out/summary.txt" || true
 	grep -E '^  \S+ +(FAIL|PASS|SKIP)' "$out/summary.txt" | sed 's/^/    /'
 	if grep -qE '^  \S+ +FAIL' "$out/summary.txt"; then

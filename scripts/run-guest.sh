@@ -2,13 +2,14 @@
 # Boot a kernel under virtme-ng and run one command in it.
 #
 #   run-guest.sh [--kernel BZIMAGE] [--out DIR] [--timeout SECS]
-#                [--clock icount|wall] [--cpus N] [--memory SIZE] [--numa]
+#                [--clock icount|wall] [--cpus SMP] [--memory SIZE] [--numa]
 #                [--append KERNEL_ARG]...
 #                -- CMD...
 #
 # The guest sees the host's root file system (copy-on-write) and DIR read-write.
 # Results in DIR: console.log (everything the guest printed), guest.log (the
 # command's output), dmesg.txt, status (the command's exit status).
+# --cpus takes QEMU's -smp argument: a number of vCPUs, or e.g. "2,maxcpus=64".
 # Exit status: the command's, or 124 on timeout, or 3 when a kernel splat was
 # found in the guest's logs.
 #

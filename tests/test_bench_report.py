@@ -80,3 +80,43 @@ def test_kfunc_vs_text_ratio_unit_and_direction(tmp_path):
     assert r["unit"] == "ratio" and r["better"] == "-"
     assert abs(r["base"]["median"] - 12.0) < 0.01 and abs(r["patched"]["median"] - 6.0) < 0.01
     assert rows["text_per_sample"]["unit"] == "insn"
+
+
+def write_cpu_scale(tmp, cost, iters=3):
+    """cost(kernel, kind, n) -> insn per read of cpu.stat; a readers row in online runs."""
+    (tmp / "meta.json").write_text(json.dumps(
+        {"mode": "full", "accel": "tcg", "clock": "icount", "iterations": iters,
+         "kernels": ["base", "patched"], "host_cpus": 2}))
+    for kernel in ("base", "patched"):
+        for kind, ns in (("online", (2, 8, 32)), ("possible", (8, 64, 256))):
+            for n in ns:
+                d = tmp / "raw" / "cpu-scale" / kernel / f"{kind}{n}"
+                d.mkdir(parents=True)
+                for i in range(1, iters + 1):
+                    lines = [{"metric": "cpu.stat", "unit": "ns", "better": "lower",
+                              "value": cost(kernel, kind, n) + i}]
+                    if kind == "online":
+                        lines.append({"metric": f"cpu.stat_readers{n}", "unit": "ns",
+                                      "better": "lower", "value": 1000 * n + i, "bare": True})
+                    (d / f"{i}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+                    (d / f"{i}.wall").write_text(f"{10 + n}\n")
+
+
+def test_cpu_scale_names_slopes_and_boot_times(tmp_path):
+    # base: 3000 + 100 per CPU; patched: 2800 + 5 per CPU
+    write_cpu_scale(tmp_path, lambda k, kind, n: 3000 + 100 * n if k == "base" else 2800 + 5 * n)
+    rows = run_report(tmp_path)
+    assert rows["cpu.stat_online32"]["base"]["median"] == 6202
+    assert rows["cpu.stat_possible256"]["patched"]["median"] == 4082
+    # online2 is also the first point of the possible curve
+    assert rows["cpu.stat_possible2"]["base"]["median"] == rows["cpu.stat_online2"]["base"]["median"]
+    # "bare" metrics keep their own name
+    assert "cpu.stat_readers8" in rows and "cpu.stat_readers8_online8" not in rows
+    for kind in ("online", "possible"):
+        s = rows[f"cpu.stat_slope_{kind}"]
+        assert s["unit"] == "insn/CPU"
+        assert abs(s["base"]["median"] - 100) < 1e-6 and abs(s["patched"]["median"] - 5) < 1e-6
+        assert s["significant"] is True
+    md = (tmp_path / "REPORT.md").read_text()
+    assert "cpu-scale-cpu.stat_online.png" in md and "cpu-scale-cpu.stat_possible.png" in md
+    assert "## Host time per boot" in md and "| cpu-scale | online32 | 42 [42-42] | 42 [42-42] |" in md
