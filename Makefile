@@ -1,12 +1,12 @@
 # cgscale: see README.md. Every target is a script in scripts/.
-.PHONY: run test deps base worktree export build selftests check pytest clean-tests
+.PHONY: run test deps base worktree export build selftests check pytest submit clean-tests
 SHELL := /bin/bash
 
 run:            ## build, boot, demo hierarchy, the series' selftests, summary
 	scripts/run.sh
 test:           ## the test command (what .ci/run runs)
 	scripts/test.sh
-deps:           ## install host packages and virtme-ng
+deps:           ## install host packages, virtme-ng and b4
 	scripts/install-deps.sh
 base:           ## fetch, verify and unpack the pinned base
 	scripts/get-base.sh
@@ -22,3 +22,5 @@ check:          ## host checks on the series only
 	scripts/check-series.sh
 pytest:         ## the harness's own unit tests
 	python3 -m pytest -q tests
+submit:         ## per-maintainer-tree mails with b4 under build/submit/ (nothing is sent)
+	scripts/prepare-submission.sh

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Install what the harness needs on a Debian host: kernel build tools, QEMU,
 # udev (virtme-ng's script I/O ports), clang/llvm and static zlib (the bench
-# suite's BPF programs), and virtme-ng (pinned) in a venv under
-# the build area. Installs only what is missing.
+# suite's BPF programs), python3-ply and python3-git (checkpatch's
+# spdxcheck.py, which runs when checkpatch runs in the tree, as under b4
+# prep --check), and virtme-ng and b4 (pinned; b4 makes the per-tree
+# submissions, scripts/prepare-submission.sh) in a venv under the build area.
+# Installs only what is missing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 VIRTME_NG_VERSION=1.42
+B4_VERSION=0.16.0
 MATPLOTLIB_VERSION=3.9.2
 PYTEST_VERSION=8.3.3
 APT_PKGS=(build-essential flex bison bc libelf-dev libssl-dev dwarves ccache
 	qemu-system-x86 udev python3-venv cpio kmod rsync
-	busybox-static zstd xz-utils perl git python3-ply
+	busybox-static zstd xz-utils perl git python3-ply python3-git
 	clang llvm zlib1g-dev)
 
 missing=()
@@ -36,9 +40,14 @@ if [ "$("$VENV/bin/vng" --version 2>/dev/null)" != "virtme-ng $VIRTME_NG_VERSION
 	run_logged "pip install virtme-ng==$VIRTME_NG_VERSION (no PyPI access?)" "$LOGS/pip.log" \
 		"$VENV/bin/pip" install -q "virtme-ng==$VIRTME_NG_VERSION"
 fi
+if [ "$("$VENV/bin/b4" --version 2>/dev/null)" != "$B4_VERSION" ]; then
+	step "installing b4 $B4_VERSION into $VENV (pip, log: $LOGS/pip.log)"
+	run_logged "pip install b4==$B4_VERSION (no PyPI access?)" "$LOGS/pip.log" \
+		"$VENV/bin/pip" install -q "b4==$B4_VERSION"
+fi
 if ! "$VENV/bin/python" -c "import matplotlib, pytest" 2>/dev/null; then
 	step "installing pytest $PYTEST_VERSION and matplotlib $MATPLOTLIB_VERSION into $VENV"
 	run_logged "pip install pytest matplotlib (no PyPI access?)" "$LOGS/pip.log" \
 		"$VENV/bin/pip" install -q "pytest==$PYTEST_VERSION" "matplotlib==$MATPLOTLIB_VERSION"
 fi
-info "host tools ready (virtme-ng $VIRTME_NG_VERSION, $(qemu-system-x86_64 --version | head -n 1))"
+info "host tools ready (virtme-ng $VIRTME_NG_VERSION, b4 $B4_VERSION, $(qemu-system-x86_64 --version | head -n 1))"

@@ -56,7 +56,8 @@ fi
 step "boot: $(basename "$obj") with 2 NUMA nodes: stat file format and KUnit [$(elapsed)]"
 rc=0
 "$TOP/scripts/run-guest.sh" --kernel "$obj/arch/x86/boot/bzImage" --out "$run/format" --numa \
-	--timeout 900 -- "$TOP/scripts/guest/capture-stats.sh" "$run/format/capture" || rc=$?
+	--timeout 900 -- "$TOP/scripts/guest/capture-stats.sh" "$run/format/capture" \
+	"$run/format/odd-reads.txt" || rc=$?
 if [ "$rc" -eq 0 ]; then
 	echo "pass guest:stat-capture" >>"$host"
 	"$TOP/scripts/check-stat-format.py" "$run/format/capture" --base "$TOP/tests/stat-format/base" \
@@ -65,6 +66,11 @@ if [ "$rc" -eq 0 ]; then
 	info "$(grep -c '^pass' "$run/format/check.txt") format checks passed, $(grep -c '^fail' "$run/format/check.txt") failed"
 else
 	echo "fail guest:stat-capture(exit $rc, log: $run/format/guest.log)" >>"$host"
+fi
+if [ -s "$run/format/odd-reads.txt" ]; then
+	cat "$run/format/odd-reads.txt" >>"$host"
+else
+	echo "fail odd-reads:(no results; log: $run/format/guest.log)" >>"$host"
 fi
 if [ -f "$run/format/dmesg.txt" ]; then
 	"$TOP/scripts/kunit-results.py" "$run/format/dmesg.txt" seq_buf >>"$host" || true

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs inside the guest: capture-stats.sh OUTDIR
+# Runs inside the guest: capture-stats.sh OUTDIR [ODD_READS_RESULTS]
 # Builds a small, scripted hierarchy and copies the text stat files the
 # series reformats (memory.stat, memory.numa_stat, cpu.stat, io.stat,
 # cgroup.stat) of the root and of non-root cgroups into OUTDIR/<cgroup>/.
@@ -12,8 +12,12 @@
 #              loop devices: its io.stat has one line per device and is
 #              bigger than a page, so seq_file overflows and retries
 #     b/       idle
+# With ODD_READS_RESULTS, the same files are then read in odd ways (chunks,
+# pread, lseek; scripts/guest/odd-reads.py) and compared with one large
+# read; the result lines go to that file.
 set -u
-out=${1:?usage: capture-stats.sh OUTDIR}
+out=${1:?usage: capture-stats.sh OUTDIR [ODD_READS_RESULTS]}
+odd=${2:-}
 cg=/sys/fs/cgroup
 d=$cg/cap
 nloop=${NLOOP:-80}
@@ -64,6 +68,10 @@ for g in "" cap cap/a cap/b; do
 		dd if="$cg/$g/$f" of="$dst/$f.bs1" bs=1 status=none
 	done
 done
+if [ -n "$odd" ]; then
+	python3 "$(dirname "$0")/odd-reads.py" $cg root cap cap/a cap/b -- $files >"$odd"
+	echo "odd reads: $(grep -c '^pass' "$odd") files passed ($(grep -c '(exact)$' "$odd") byte for byte), $(grep -c '^fail' "$odd") failed"
+fi
 echo "capture: $(find "$out" -type f | wc -l) files, $(nproc) cpus," \
 	"$(ls -d /sys/devices/system/node/node* | wc -l) nodes," \
 	"io.stat of cap/a: $(wc -l <"$out/cap/a/io.stat") lines, $(wc -c <"$out/cap/a/io.stat") bytes"

@@ -1,0 +1,374 @@
+#!/usr/bin/env python3
+"""The topic map of the series (submit/topics) and the per-topic cover letters.
+
+usage: submission.py check            the map against patches/; errors, exit 1
+       submission.py list             topic names, in map order
+       submission.py patches TOPIC    its patch files, in series order
+       submission.py deps TOPIC       topics to apply first (transitively), in map order
+       submission.py tree TOPIC       its tree
+       submission.py cover TOPIC      its cover letter: subject, blank line, body
+       submission.py unused           summary.json rows that no cover shows
+
+A cover letter source, submit/covers/TOPIC.txt, is the subject line, a blank
+line and the body. In the body, {p:N} becomes the topic's own number of the
+series' patch N; a line "@method" becomes the paragraph on the method and the
+clock (from bench/latest/meta.json and kernels/); and a line
+
+    @bench BENCHMARK REGEX...
+
+(after @method) becomes tables, one per unit, of the rows of
+bench/latest/summary.json of BENCHMARK whose metric matches one of the
+REGEXes (re.search; every REGEX must match a row). A cover without @bench
+says that no benchmark row measures the topic. Then come the dependencies and the list of all topics, both from
+the map. Nothing in a cover is a number copied from a run.
+"""
+import importlib.util
+import json
+import pathlib
+import re
+import sys
+
+TOP = pathlib.Path(__file__).resolve().parent.parent
+TOPICS = TOP / "submit" / "topics"
+COVERS = TOP / "submit" / "covers"
+PATCHES = TOP / "patches"
+BENCH = TOP / "bench" / "latest"
+CLOCK = ("guest instructions under QEMU TCG -icount shift=0,sleep=off, "
+         "repeatable to about 0.05%; it cannot see cache misses")
+
+
+class MapError(Exception):
+    pass
+
+
+def rel(path):
+    try:
+        return path.relative_to(TOP)
+    except ValueError:
+        return path
+
+
+def parse_topics(path=TOPICS):
+    """-> [{name, patches: [int], subjects: {N: subject}, tree, depends: [(name, why)]}]
+    in file order"""
+    topics, cur = [], None
+    for lineno, raw in enumerate(path.read_text().splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, _, val = line.partition(" ")
+        val = val.strip()
+        where = f"{path.name}:{lineno}"
+        if key == "topic":
+            if not re.fullmatch(r"[a-z0-9_-]+", val):
+                raise MapError(f"{where}: bad topic name {val!r}")
+            cur = {"name": val, "patches": [], "subjects": {}, "tree": None, "depends": None,
+                   "line": lineno}
+            topics.append(cur)
+            continue
+        if cur is None:
+            raise MapError(f"{where}: {key!r} before the first 'topic' line")
+        if key == "patch":
+            m = re.fullmatch(r"(\d+) (.+)", val)
+            if not m:
+                raise MapError(f"{where}: want 'patch N SUBJECT': {val!r}")
+            n = int(m.group(1))
+            if n in cur["subjects"]:
+                raise MapError(f"{where}: patch {n} twice in topic {cur['name']}")
+            cur["patches"].append(n)
+            cur["subjects"][n] = m.group(2)
+        elif key == "tree":
+            cur["tree"] = val
+        elif key == "depends":
+            cur["depends"] = cur["depends"] or []
+            if val != "-":
+                name, _, why = val.partition(":")
+                if not why.strip():
+                    raise MapError(f"{where}: write 'depends TOPIC: why' or 'depends -'")
+                cur["depends"].append((name.strip(), why.strip()))
+        else:
+            raise MapError(f"{where}: unknown key {key!r}")
+    for t in topics:
+        for key in ("tree", "depends"):
+            if t[key] is None:
+                raise MapError(f"{path.name}:{t['line']}: topic {t['name']} has no '{key}' line")
+        if not t["patches"]:
+            raise MapError(f"{path.name}:{t['line']}: topic {t['name']} has no 'patch' line")
+    return topics
+
+
+def series(patches_dir=PATCHES):
+    """-> {N: (path, subject)} of patches/NNNN-*.patch without the cover letter"""
+    out = {}
+    for p in sorted(patches_dir.glob("[0-9][0-9][0-9][0-9]-*.patch")):
+        n = int(p.name[:4])
+        if n == 0:
+            continue
+        m = re.search(r"^Subject: (.*(?:\n[ \t].*)*)", p.read_text(errors="replace"), re.M)
+        subj = re.sub(r"\s*\n[ \t]+", " ", m.group(1)) if m else ""
+        out[n] = (p, re.sub(r"^\[PATCH[^]]*\]\s*", "", subj))
+    return out
+
+
+def check(topics, ser):
+    """-> list of errors: every patch of patches/ in exactly one topic, with its
+    subject, in series order within the topic; dependencies exist, no cycle"""
+    errs, owner = [], {}
+    names = [t["name"] for t in topics]
+    for name in set(names):
+        if names.count(name) > 1:
+            errs.append(f"topic {name} is defined {names.count(name)} times")
+    for t in topics:
+        if t["patches"] != sorted(t["patches"]):
+            errs.append(f"topic {t['name']}: patches not in series order: {t['patches']}")
+        for n in t["patches"]:
+            if n not in ser:
+                errs.append(f"topic {t['name']}: patch {n} is not in patches/")
+            elif t["subjects"][n] != ser[n][1]:
+                errs.append(f"topic {t['name']}: patch {n} is {ser[n][1]!r} in patches/, "
+                            f"not {t['subjects'][n]!r}")
+            if n in owner:
+                errs.append(f"patch {n} is in topics {owner[n]} and {t['name']}")
+            owner.setdefault(n, t["name"])
+        for dep, _why in t["depends"]:
+            if dep not in names:
+                errs.append(f"topic {t['name']} depends on unknown topic {dep!r}")
+            elif dep == t["name"]:
+                errs.append(f"topic {t['name']} depends on itself")
+    for n in sorted(set(ser) - set(owner)):
+        errs.append(f"patch {n} ({ser[n][0].name}) is in no topic")
+    if not errs:
+        try:
+            for t in topics:
+                deps_of(topics, t["name"])
+        except MapError as e:
+            errs.append(str(e))
+    return errs
+
+
+def topic(topics, name):
+    for t in topics:
+        if t["name"] == name:
+            return t
+    raise MapError(f"no topic {name!r} in {rel(TOPICS)} "
+                   f"(topics: {', '.join(t['name'] for t in topics)})")
+
+
+def deps_of(topics, name, _seen=()):
+    """-> names of the topics to apply before NAME, transitively, in map order"""
+    if name in _seen:
+        raise MapError(f"dependency cycle: {' -> '.join(_seen + (name,))}")
+    need = set()
+    for dep, _why in topic(topics, name)["depends"]:
+        need.add(dep)
+        need.update(deps_of(topics, dep, _seen + (name,)))
+    return [t["name"] for t in topics if t["name"] in need]
+
+
+def numbers(ns):
+    """[2, 3, 4, 10] -> 'patches 2-4, 10'"""
+    runs = []
+    for n in ns:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    return ("patch " if len(ns) == 1 else "patches ") + text
+
+
+def load_bench(bench=BENCH):
+    meta = json.loads((bench / "meta.json").read_text())
+    rows = json.loads((bench / "summary.json").read_text())
+    return meta, rows
+
+
+def _fmt():
+    spec = importlib.util.spec_from_file_location("bench_report", TOP / "scripts" / "bench-report.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.fmt
+
+
+def natural(metric):
+    return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", metric)]
+
+
+def select(rows, bench, regexes):
+    mine = [r for r in rows if r["benchmark"] == bench]
+    if not mine:
+        raise MapError(f"no rows of benchmark {bench!r} in summary.json")
+    out = []
+    for rx in regexes:
+        hit = [r for r in mine if re.search(rx, r["metric"]) and r not in out]
+        if not hit:
+            raise MapError(f"@bench {bench}: no metric matches {rx!r}")
+        out += sorted(hit, key=lambda r: natural(r["metric"]))
+    return out
+
+
+def table(rows):
+    """rows -> lines: one table per unit, median and [min-max] per kernel"""
+    fmt = _fmt()
+    lines = []
+    for r in rows:
+        if not lines or lines[-1][0] != r["unit"]:
+            lines.append((r["unit"], [[r["unit"], "base", "series", "ratio"]]))
+        b, p = r["base"], r["patched"]
+        ratio = "-" if r["ratio"] is None else f"{r['ratio']:.3f}" + (" *" if r["significant"] else "")
+        lines[-1][1].append([r["metric"], fmt(b["median"]), fmt(p["median"]), ratio])
+        lines[-1][1].append(["", f"[{fmt(b['min'])}-{fmt(b['max'])}]",
+                             f"[{fmt(p['min'])}-{fmt(p['max'])}]", ""])
+    out = []
+    for _unit, tab in lines:
+        w = [max(len(l[i]) for l in tab) for i in range(4)]
+        out += ([""] if out else []) + [
+            "  " + "  ".join(c.ljust(w[i]) for i, c in enumerate(l)).rstrip() for l in tab]
+    return out
+
+
+def method(meta, rows, bench=BENCH):
+    if meta.get("clock") != "icount" or meta.get("accel") != "tcg":
+        raise MapError(f"bench/latest was measured with clock={meta.get('clock')} "
+                       f"accel={meta.get('accel')}; the covers only describe icount under TCG")
+    ns = {r[k]["n"] for r in rows for k in ("base", "patched")}
+    boots = f"{ns.pop()} times each" if len(ns) == 1 else "n times each (n per row differs)"
+    kdir = bench / "kernels"
+    cfg = {k: (kdir / f"{k}.config").read_text() for k in ("base", "patched")}
+    arch = re.search(r"^# Linux/(\S+)", cfg["base"], re.M)
+    nr = re.search(r"^CONFIG_NR_CPUS=(\d+)", cfg["base"], re.M)
+    same = "the same config" if cfg["base"] == cfg["patched"] else "their configs"
+    what = ", ".join(x for x in (arch and arch.group(1), nr and f"NR_CPUS={nr.group(1)}") if x)
+    diffs = {k: (kdir / f"{k}.harness-diffs").read_text().split()
+             for k in ("base", "patched") if (kdir / f"{k}.harness-diffs").exists()}
+    harness = ""
+    if diffs and len({tuple(v) for v in diffs.values()}) == 1 and diffs["base"]:
+        harness = (f" The harness-only change {', '.join(diffs['base'])}, which is not part of "
+                   "the series, was built into both alike.")
+    return (f"Measured A/B: the unpatched base against the whole series (all of it, "
+            f"not only this part), both built from {same} ({what}) and booted "
+            f"alternately, {boots}. Clock: {CLOCK}. Median [min-max] of the boots; "
+            "ratio = series/base median; * = the 95% bootstrap CI of the difference "
+            "of the medians excludes 0 and the difference is above 0.1%." + harness)
+
+
+def wrap(text, width=72):
+    out, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            out.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return out + ([line] if line else [])
+
+
+def cover(topics, name, ser, meta, rows):
+    t = topic(topics, name)
+    src = COVERS / f"{name}.txt"
+    if not src.exists():
+        raise MapError(f"no cover letter source {rel(src)}")
+    subject, blank, *body = src.read_text().rstrip("\n").split("\n")
+    if not subject.strip() or blank.strip():
+        raise MapError(f"{rel(src)}: want a subject line, a blank line, the body")
+    local = {n: i for i, n in enumerate(t["patches"], 1)}
+
+    def patchref(m):
+        n = int(m.group(1))
+        if n not in local:
+            raise MapError(f"{rel(src)}: {{p:{n}}}: patch {n} is not in topic {name}")
+        return str(local[n])
+
+    out, used, have_method = [], [], False
+    for line in body:
+        if line.strip() == "@method":
+            have_method = True
+            out += wrap(method(meta, [r for r in rows if r["base"] and r["patched"]]))
+        elif line.startswith("@bench"):
+            words = line.split()
+            if len(words) < 3:
+                raise MapError(f"{rel(src)}: want '@bench BENCHMARK REGEX...': {line!r}")
+            if not have_method:
+                raise MapError(f"{rel(src)}: an @method line must come before @bench")
+            sel = select(rows, words[1], words[2:])
+            used += sel
+            out += ([""] if out and out[-1].strip() else []) + table(sel)
+        else:
+            out.append(re.sub(r"\{p:(\d+)\}", patchref, line))
+    text = "\n".join(out).strip("\n").split("\n")
+    if not used:
+        text += [""] + wrap("No numbers: no row of the benchmark summary of the series "
+                            "(bench/latest/summary.json) measures this part.")
+    total = len(ser)
+    text += ["", f"This is one of {len(topics)} parts of a {total}-patch series, split by tree:", ""]
+    w = max(len(x["name"]) for x in topics)
+    for x in topics:
+        mark = "  (this)" if x["name"] == name else ""
+        text.append(f"  {x['name'].ljust(w)}  {numbers(x['patches'])}{mark}")
+        text += ["  " + " " * w + "  " + l for l in wrap(x["tree"], 66 - w)]
+    # the last paragraph is prose: b4 prep --auto-to-cc adds its To:/Cc:
+    # trailers after it, and would take "word: ..." lines there for trailers
+    deps = []
+    for dep, why in t["depends"]:
+        d = topic(topics, dep)
+        subj = "; ".join(f'"{ser[n][1]}"' for n in d["patches"])
+        deps.append(f"Depends on {subj} (part {dep} above, sent separately), because "
+                    f"{why}. It is not in this posting; the prerequisite-patch-id line "
+                    "below names it.")
+    text += [""] + (sum((wrap(d) for d in deps), []) if deps else
+                    wrap("No dependencies: this part applies to the base commit below on its own."))
+    for line in text:
+        if line.startswith("#"):
+            raise MapError(f"cover of {name}: a line starts with '#', which b4 would drop: {line!r}")
+        if re.match(r"\s*\w\S+:\s+\S", line):  # b4's trailer pattern
+            raise MapError(f"cover of {name}: a line looks like a mail trailer to b4: {line!r} "
+                           "(reword it in submit/covers/ or submit/topics)")
+    return subject.strip() + "\n\n" + "\n".join(text) + "\n", used
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    cmd, args = argv[1], argv[2:]
+    try:
+        topics = parse_topics()
+        ser = series()
+        if cmd == "check":
+            errs = check(topics, ser)
+            for e in errs:
+                print(f"submit/topics: {e}", file=sys.stderr)
+            return 1 if errs else 0
+        errs = check(topics, ser)
+        if errs:
+            raise MapError(errs[0] + " (run scripts/submission.py check)")
+        if cmd == "list":
+            lines = [t["name"] for t in topics]
+        elif cmd == "patches" and len(args) == 1:
+            lines = [str(ser[n][0]) for n in topic(topics, args[0])["patches"]]
+        elif cmd == "deps" and len(args) == 1:
+            lines = deps_of(topics, args[0])
+        elif cmd == "tree" and len(args) == 1:
+            lines = [topic(topics, args[0])["tree"]]
+        elif cmd == "cover" and len(args) == 1:
+            meta, rows = load_bench()
+            lines = cover(topics, args[0], ser, meta, rows)[0].splitlines()
+        elif cmd == "unused":
+            meta, rows = load_bench()
+            used = []
+            for t in topics:
+                used += cover(topics, t["name"], ser, meta, rows)[1]
+            lines = [f"{r['benchmark']} {r['metric']}" for r in rows if r not in used]
+        else:
+            print(__doc__, file=sys.stderr)
+            return 2
+        for line in lines:
+            print(line)
+    except (MapError, OSError, ValueError, KeyError) as e:
+        print(f"submission.py: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

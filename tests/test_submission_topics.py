@@ -1,0 +1,120 @@
+"""The topic map submit/topics against the series in patches/, and the
+per-topic cover letters (scripts/submission.py). Needs neither b4 nor a
+network: only the files of the repository."""
+import importlib.util
+import json
+import pathlib
+import re
+
+TOP = pathlib.Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("submission", TOP / "scripts" / "submission.py")
+sub = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sub)
+
+TOPICS = sub.parse_topics()
+SERIES = sub.series()
+
+
+def test_series_is_there():
+    assert SERIES, "no patches in patches/"
+    assert sorted(SERIES) == list(range(1, len(SERIES) + 1)), "patches/ numbers have a gap"
+
+
+def test_every_patch_in_exactly_one_topic():
+    seen = [n for t in TOPICS for n in t["patches"]]
+    assert sorted(seen) == sorted(SERIES), "the topics' union is not the series"
+    assert len(seen) == len(set(seen)), "a patch is in more than one topic"
+
+
+def test_subjects_match_patches():
+    for t in TOPICS:
+        for n in t["patches"]:
+            assert t["subjects"][n] == SERIES[n][1], (t["name"], n)
+
+
+def test_order_within_topic():
+    for t in TOPICS:
+        assert t["patches"] == sorted(t["patches"]), t["name"]
+
+
+def test_dependencies_exist_and_have_no_cycle():
+    names = {t["name"] for t in TOPICS}
+    assert len(names) == len(TOPICS), "a topic name is used twice"
+    for t in TOPICS:
+        for dep, why in t["depends"]:
+            assert dep in names and dep != t["name"], (t["name"], dep)
+            assert why
+        sub.deps_of(TOPICS, t["name"])  # raises MapError on a cycle
+
+
+def test_checker_is_clean_on_the_repository():
+    assert sub.check(TOPICS, SERIES) == []
+
+
+def test_checker_finds_broken_maps(tmp_path):
+    (tmp_path / "0001-a.patch").write_text("Subject: [PATCH 1/3] a: one\n\n")
+    (tmp_path / "0002-b.patch").write_text("Subject: [PATCH 2/3] b: two which is\n long\n\n")
+    (tmp_path / "0003-c.patch").write_text("Subject: [PATCH 3/3] c: three\n\n")
+    ser = sub.series(tmp_path)
+    assert ser[2][1] == "b: two which is long"
+
+    def errors(text):
+        m = tmp_path / "topics"
+        m.write_text(text)
+        return sub.check(sub.parse_topics(m), ser)
+
+    good = ("topic x\ntree T\ndepends -\npatch 1 a: one\npatch 3 c: three\n"
+            "topic y\ntree U\ndepends x: needs it\npatch 2 b: two which is long\n")
+    assert errors(good) == []
+    assert any("patch 2" in e and "no topic" in e for e in errors(good.replace(
+        "patch 2 b: two which is long\n", "patch 3 c: three\n")))
+    assert any("in topics x and y" in e for e in errors(good.replace(
+        "patch 2 b: two which is long\n", "patch 2 b: two which is long\npatch 3 c: three\n")))
+    assert any("not 'b: two'" in e for e in errors(good.replace("b: two which is long", "b: two")))
+    assert any("series order" in e for e in errors(good.replace(
+        "patch 1 a: one\npatch 3 c: three\n", "patch 3 c: three\npatch 1 a: one\n")))
+    assert any("unknown topic 'z'" in e for e in errors(good.replace("depends x:", "depends z:")))
+    assert any("cycle" in e for e in errors(good.replace(
+        "tree T\ndepends -", "tree T\ndepends y: loop")))
+
+
+def test_covers_come_from_the_summary():
+    meta, rows = sub.load_bench()
+    fmt = sub._fmt()
+    for t in TOPICS:
+        text, used = sub.cover(TOPICS, t["name"], SERIES, meta, rows)
+        assert not any(line.startswith("#") for line in text.splitlines())
+        flat = " ".join(text.split())
+        if used:
+            assert sub.CLOCK in flat, t["name"]
+            for r in used:  # each row's medians are printed as the report prints them
+                line = next(l for l in text.splitlines()
+                            if l.startswith("  ") and l.split()[:1] == [r["metric"]])
+                assert fmt(r["base"]["median"]) in line and fmt(r["patched"]["median"]) in line
+        else:
+            assert "No numbers" in flat, t["name"]
+        for dep, _why in t["depends"]:
+            assert "prerequisite-patch-id" in flat and dep in flat
+        # {p:N} was replaced by the topic's own numbering
+        assert "{p:" not in text
+        assert re.search(r"part of a \d+-patch series|parts of a \d+-patch series", flat)
+
+
+def test_cover_rejects_a_patch_of_another_topic(tmp_path, monkeypatch):
+    monkeypatch.setattr(sub, "COVERS", tmp_path)
+    name = TOPICS[0]["name"]
+    other = next(n for t in TOPICS[1:] for n in t["patches"])
+    (tmp_path / f"{name}.txt").write_text(f"subject\n\nsee patch {{p:{other}}}\n")
+    meta, rows = sub.load_bench()
+    try:
+        sub.cover(TOPICS, name, SERIES, meta, rows)
+    except sub.MapError as e:
+        assert f"patch {other} is not in topic {name}" in str(e)
+    else:
+        raise AssertionError("a {p:N} outside the topic was accepted")
+
+
+def test_summary_rows_have_what_covers_use():
+    rows = json.loads((sub.BENCH / "summary.json").read_text())
+    for r in rows:
+        assert {"benchmark", "metric", "unit", "ratio", "significant"} <= set(r)
