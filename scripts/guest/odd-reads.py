@@ -28,19 +28,6 @@ RETRIES = 20
 DIGITS = re.compile(rb"\d+")
 
 
-def read_whole(path):
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        parts = []
-        while True:
-            b = os.read(fd, 1 << 20)
-            if not b:
-                return b"".join(parts)
-            parts.append(b)
-    finally:
-        os.close(fd)
-
-
 def read_chunked(path, n):
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -52,6 +39,10 @@ def read_chunked(path, n):
             parts.append(b)
     finally:
         os.close(fd)
+
+
+def read_whole(path):
+    return read_chunked(path, 1 << 20)
 
 
 def odd_offsets(size):
