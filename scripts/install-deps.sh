@@ -4,7 +4,8 @@
 # suite's BPF programs), python3-ply and python3-git (checkpatch's
 # spdxcheck.py, which runs when checkpatch runs in the tree, as under b4
 # prep --check), and virtme-ng and b4 (pinned; b4 makes the per-tree
-# submissions, scripts/prepare-submission.sh) in a venv under the build area.
+# submissions, scripts/prepare-submission.sh) in a venv under the build area,
+# and stress-ng (the guest load of scripts/stress.sh).
 # Installs only what is missing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -16,7 +17,7 @@ PYTEST_VERSION=8.3.3
 APT_PKGS=(build-essential flex bison bc libelf-dev libssl-dev dwarves ccache
 	qemu-system-x86 udev python3-venv cpio kmod rsync
 	busybox-static zstd xz-utils perl git python3-ply python3-git
-	clang llvm zlib1g-dev)
+	clang llvm zlib1g-dev stress-ng)
 
 missing=()
 for p in "${APT_PKGS[@]}"; do

@@ -81,6 +81,13 @@ if [ -f "$run/format/dmesg.txt" ]; then
 	fi
 fi
 
+step "boot: $(basename "$obj") under ${CGSCALE_STRESS_SECONDS:-60} s of cgroup stress with readers of every stat file [$(elapsed)]"
+"$TOP/scripts/stress.sh" --kernel "$obj/arch/x86/boot/bzImage" --time "${CGSCALE_STRESS_SECONDS:-60}" \
+	--out "$run/stress" >"$run/stress.log" 2>&1 || true
+grep -E '^(pass|fail) stress:' "$run/stress.log" >>"$host" ||
+	echo "fail stress:(no results; log: $run/stress.log)" >>"$host"
+grep -E '^ +\{' "$run/stress.log" || true
+
 step "bench: smoke run of every benchmark on the test kernel [$(elapsed)]"
 if "$TOP/scripts/bench.sh" --smoke --out "$run/bench-smoke" >"$run/bench-smoke.log" 2>&1; then
 	echo "pass bench:smoke" >>"$host"
