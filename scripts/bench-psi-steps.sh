@@ -13,6 +13,10 @@
 #
 #   bench-psi-steps.sh [--iterations N] [--out DIR] [--no-build]
 #
+# A step whose kernel is already in DIR/bin is not built again (its name
+# holds the commit), and an interrupted run resumes where it stopped: boots
+# with results are skipped. DIR/steps.list names the steps of this series;
+# results of steps no longer in it are left alone and not reported.
 # Builds in the work tree itself, like check-bisect.sh (detached checkouts,
 # objects in build/obj/psistep-bench), so the work tree must be clean; it is
 # put back on branch "series" afterwards. Not part of the test command.
@@ -58,11 +62,14 @@ if [ "$build" -eq 1 ]; then
 	[ "$(sgit rev-parse --abbrev-ref HEAD)" = series ] ||
 		die "the work tree is not on branch 'series'"
 	"$TOP/scripts/get-base.sh"
-	step "building 00-base"
-	"$TOP/scripts/build-kernel.sh" "${harness[@]}" bench "$BASE_TREE" base >/dev/null
-	cp "$BUILD/obj/base-bench/arch/x86/boot/bzImage" "$out/bin/00-base.bzImage"
+	if [ ! -f "$out/bin/00-base.bzImage" ]; then
+		step "building 00-base"
+		"$TOP/scripts/build-kernel.sh" "${harness[@]}" bench "$BASE_TREE" base >/dev/null
+		cp "$BUILD/obj/base-bench/arch/x86/boot/bzImage" "$out/bin/00-base.bzImage"
+	fi
 	trap 'sgit checkout -q series' EXIT
 	for i in $(seq 1 $((${#steps[@]} - 1))); do
+		[ -f "$out/bin/${steps[$i]}.bzImage" ] && continue
 		sgit checkout -q --detach "${commits[$i]}"
 		step "building ${steps[$i]} $(sgit log -1 --format=%s HEAD)"
 		"$TOP/scripts/build-kernel.sh" "${harness[@]}" bench "$SRC" psistep >/dev/null
@@ -77,6 +84,8 @@ for i in "${!steps[@]}"; do
 	if [ "$s" = 00-base ]; then echo "base" ; else sgit log -1 --format=%s "${commits[$i]}"; fi \
 		>"$out/kernels/$s.subject"
 done
+
+printf '%s\n' "${steps[@]}" >"$out/steps.list"
 
 step "building the ping-pong"
 mkdir -p "$out/bin/psi"
