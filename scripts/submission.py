@@ -18,8 +18,11 @@ clock (from bench/latest/meta.json and kernels/); and a line
 
 (after @method) becomes tables, one per unit, of the rows of
 bench/latest/summary.json of BENCHMARK whose metric matches one of the
-REGEXes (re.search; every REGEX must match a row). A cover without @bench
-says that no benchmark row measures the topic. Then come the dependencies and the list of all topics, both from
+REGEXes (re.search; every REGEX must match a row). A line "@steps FILE"
+becomes the table of bench/latest/FILE, a steps.json of
+scripts/bench-psi-steps.sh: the PSI overhead after each patch and each
+patch's own change, the patches by their number in the topic. A cover
+without @bench says that no benchmark row measures the topic. Then come the dependencies and the list of all topics, both from
 the map. Nothing in a cover is a number copied from a run.
 """
 import importlib.util
@@ -227,6 +230,34 @@ def table(rows):
     return out
 
 
+def steps_table(path, local_number):
+    """a steps.json -> lines: overhead per depth after each step, and the change"""
+    if not path.exists():
+        raise MapError(f"@steps: no {rel(path)}")
+    steps = json.loads(path.read_text())
+    depths = sorted(steps[0]["overhead"], key=int)
+    n = min(s["overhead"][d]["n"] for s in steps for d in depths)
+    tab = [["after patch"] + [f"depth {d}" for d in depths]]
+    for s in steps:
+        num = s["step"].split("-")[0]
+        label = "base" if int(num) == 0 else local_number(int(num))
+        cells = []
+        for d in depths:
+            c = f"{s['overhead'][d]['median']:,.0f}"
+            if "effect" in s:
+                e = s["effect"][d]
+                c += f" ({e['delta']:+,.0f}{'*' if e['significant'] else ''})"
+            cells.append(c)
+        tab.append([label] + cells)
+    w = [max(len(l[i]) for l in tab) for i in range(len(tab[0]))]
+    out = wrap(f"PSI overhead per round trip (instructions, median of {n} boots) after "
+               "each patch, and in brackets that patch's own change; * = significant. "
+               "Each patch was built and measured on its own, the kernels booted in "
+               "rotating order:") + [""]
+    return out + ["  " + "  ".join(c.rjust(w[i]) if i else c.ljust(w[i])
+                                   for i, c in enumerate(l)).rstrip() for l in tab]
+
+
 def method(meta, rows, bench=BENCH):
     if meta.get("clock") != "icount" or meta.get("accel") != "tcg":
         raise MapError(f"bench/latest was measured with clock={meta.get('clock')} "
@@ -245,11 +276,14 @@ def method(meta, rows, bench=BENCH):
     if diffs and len({tuple(v) for v in diffs.values()}) == 1 and diffs["base"]:
         harness = (f" The harness-only change {', '.join(diffs['base'])}, which is not part of "
                    "the series, was built into both alike.")
+    replaced = "".join(f" The {x['benchmark']} rows come from a later run of that benchmark "
+                       f"alone, made because {x['reason']}."
+                       for x in meta.get("replaced", []))
     return (f"Measured A/B: the unpatched base against the whole series (all of it, "
             f"not only this part), both built from {same} ({what}) and booted "
             f"alternately, {boots}. Clock: {CLOCK}. Median [min-max] of the boots; "
             "ratio = series/base median; * = the 95% bootstrap CI of the difference "
-            "of the medians excludes 0 and the difference is above 0.1%." + harness)
+            "of the medians excludes 0 and the difference is above 0.1%." + harness + replaced)
 
 
 def wrap(text, width=72):
@@ -273,13 +307,15 @@ def cover(topics, name, ser, meta, rows):
         raise MapError(f"{rel(src)}: want a subject line, a blank line, the body")
     local = {n: i for i, n in enumerate(t["patches"], 1)}
 
-    def patchref(m):
-        n = int(m.group(1))
+    def local_number(n):
         if n not in local:
-            raise MapError(f"{rel(src)}: {{p:{n}}}: patch {n} is not in topic {name}")
+            raise MapError(f"{rel(src)}: patch {n} is not in topic {name}")
         return str(local[n])
 
-    out, used, have_method = [], [], False
+    def patchref(m):
+        return local_number(int(m.group(1)))
+
+    out, used, have_method, shown = [], [], False, False
     for line in body:
         if line.strip() == "@method":
             have_method = True
@@ -292,11 +328,18 @@ def cover(topics, name, ser, meta, rows):
                 raise MapError(f"{rel(src)}: an @method line must come before @bench")
             sel = select(rows, words[1], words[2:])
             used += sel
+            shown = True
             out += ([""] if out and out[-1].strip() else []) + table(sel)
+        elif line.startswith("@steps"):
+            words = line.split()
+            if len(words) != 2:
+                raise MapError(f"{rel(src)}: want '@steps FILE': {line!r}")
+            out += ([""] if out and out[-1].strip() else []) + steps_table(BENCH / words[1], local_number)
+            shown = True
         else:
             out.append(re.sub(r"\{p:(\d+)\}", patchref, line))
     text = "\n".join(out).strip("\n").split("\n")
-    if not used:
+    if not shown:
         text += [""] + wrap("No numbers: no row of the benchmark summary of the series "
                             "(bench/latest/summary.json) measures this part.")
     total = len(ser)

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Replace one benchmark's results in bench/latest with those of a newer run.
+
+usage: bench-merge.py RUNDIR BENCHMARK REASON
+
+For a change of the series that touches only what BENCHMARK measures, a run of
+that benchmark alone (scripts/bench.sh ... BENCHMARK) replaces its rows of
+bench/latest/summary.json, its section of REPORT.md and its plots. The run
+must have the same mode, clock, accelerator and iteration count as
+bench/latest, and base kernels built from the same config. bench/latest/
+meta.json keeps a list "replaced" of {benchmark, run, reason, patched_uname},
+and REPORT.md says under the section's heading where it comes from, so no
+table mixes two runs without saying so.
+"""
+import json
+import pathlib
+import re
+import shutil
+import sys
+
+TOP = pathlib.Path(__file__).resolve().parent.parent
+LATEST = TOP / "bench" / "latest"
+
+
+def section(report, bench):
+    """-> (start, end) of '## BENCH' up to the next '## ' heading"""
+    m = re.search(rf"^## {re.escape(bench)}\n", report, re.M)
+    if not m:
+        return None
+    n = re.search(r"^## ", report[m.end():], re.M)
+    return m.start(), (m.end() + n.start()) if n else len(report)
+
+
+def main(argv, latest=LATEST):
+    if len(argv) != 4:
+        sys.exit(__doc__)
+    run, bench, reason = pathlib.Path(argv[1]), argv[2], argv[3]
+    meta_l = json.loads((latest / "meta.json").read_text())
+    meta_r = json.loads((run / "meta.json").read_text())
+    for k in ("mode", "clock", "accel", "iterations"):
+        if meta_l.get(k) != meta_r.get(k):
+            sys.exit(f"bench-merge: {k} differs: bench/latest {meta_l.get(k)!r}, {run} {meta_r.get(k)!r}")
+    if (latest / "kernels" / "base.config").read_text() != (run / "kernels" / "base.config").read_text():
+        sys.exit("bench-merge: the base kernels were built from different configs")
+    rows_r = [r for r in json.loads((run / "summary.json").read_text()) if r["benchmark"] == bench]
+    if not rows_r:
+        sys.exit(f"bench-merge: no rows of {bench} in {run}/summary.json")
+    rows_l = json.loads((latest / "summary.json").read_text())
+    first = next((i for i, r in enumerate(rows_l) if r["benchmark"] == bench), len(rows_l))
+    rows_l = [r for r in rows_l if r["benchmark"] != bench]
+    rows_l[first:first] = rows_r
+    (latest / "summary.json").write_text(json.dumps(rows_l, indent=1) + "\n")
+
+    rep_l, rep_r = (latest / "REPORT.md").read_text(), (run / "REPORT.md").read_text()
+    sr = section(rep_r, bench)
+    if not sr:
+        sys.exit(f"bench-merge: no '## {bench}' section in {run}/REPORT.md")
+    new = rep_r[sr[0]:sr[1]]
+    uname = (run / "kernels" / "patched.uname").read_text().strip() if (run / "kernels" / "patched.uname").exists() else ""
+    note = (f"Replaced from a later run of this benchmark alone ({run.name}): {reason}. "
+            "The other sections come from the run this report was made for.\n\n")
+    new = new.replace("\n\n", "\n\n" + note, 1)
+    sl = section(rep_l, bench)
+    rep_l = rep_l[:sl[0]] + new + rep_l[sl[1]:] if sl else rep_l.rstrip("\n") + "\n\n" + new
+    (latest / "REPORT.md").write_text(rep_l)
+
+    for p in latest.glob(f"{bench}-*.png"):
+        p.unlink()
+    for p in run.glob(f"{bench}-*.png"):
+        shutil.copy(p, latest / p.name)
+    meta_l.setdefault("replaced", [])
+    meta_l["replaced"] = [x for x in meta_l["replaced"] if x["benchmark"] != bench] + [
+        {"benchmark": bench, "run": run.name, "reason": reason, "patched_uname": uname}]
+    (latest / "meta.json").write_text(json.dumps(meta_l) + "\n")
+    print(f"bench/latest: {len(rows_r)} rows of {bench} replaced from {run}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
