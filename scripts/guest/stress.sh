@@ -30,9 +30,9 @@ for g in vm fork hdd pipe churn; do
 	mkdir -p $top/$g || fail "can't make $top/$g"
 done
 # memory.max only: a memory.high below the working set throttles the
-# worker in sleeps of up to 2 s per fault batch, and it gets nothing done
-# and no zswap there: its compressed pages are charged to the group, so the
-# worker would thrash into the OOM killer instead of swapping to zram
+# worker in sleeps of up to 2 s per fault batch, and it gets nothing done.
+# No zswap there either: its compressed pages are charged to the group, so
+# the worker would thrash into the OOM killer instead of swapping to zram.
 echo 96M >$top/vm/memory.max && echo 0 >$top/vm/memory.zswap.max ||
 	fail "can't set vm limits"
 # TCG guests are slow: let the checkers, in the root group, run first
@@ -132,7 +132,10 @@ wait $churner $toggler
 wait $trigger || { echo "stress: the PSI trigger poller failed"; status=1; }
 for p in "${loads[@]}"; do wait "$p" || { echo "stress: a stress-ng load failed (exit $?)"; status=1; }; done
 cat "$out"/reader?.log
-grep -h "failed" "$out/churn.log" "$out/toggle.log"
+# a churn or toggle round that failed fails the run
+if grep -h "failed" "$out/churn.log" "$out/toggle.log"; then
+	status=1
+fi
 
 grep -E '^(pgscan|pgmajfault) ' $top/vm/memory.stat >"$out/vm.reclaim"
 grep -E '^(max|oom_kill) ' $top/vm/memory.events >>"$out/vm.reclaim"
