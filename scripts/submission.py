@@ -22,8 +22,8 @@ REGEXes (re.search; every REGEX must match a row). A line "@steps FILE"
 becomes the table of bench/latest/FILE, a steps.json of
 scripts/bench-psi-steps.sh: the PSI overhead after each patch and each
 patch's own change, the patches by their number in the topic. A cover
-without @bench says that no benchmark row measures the topic. Then come the dependencies and the list of all topics, both from
-the map. Nothing in a cover is a number copied from a run.
+without @bench or @steps says that no benchmark row measures the topic.
+Then come the dependencies and the list of all topics, both from the map. Nothing in a cover is a number copied from a run.
 """
 import importlib.util
 import json

@@ -118,3 +118,18 @@ def test_summary_rows_have_what_covers_use():
     rows = json.loads((sub.BENCH / "summary.json").read_text())
     for r in rows:
         assert {"benchmark", "metric", "unit", "ratio", "significant"} <= set(r)
+
+
+def test_psi_cover_has_each_patch_s_own_change():
+    meta, rows = sub.load_bench()
+    text, _used = sub.cover(TOPICS, "psi", SERIES, meta, rows)
+    steps = json.loads((sub.BENCH / "psi-steps.json").read_text())
+    psi = next(t for t in TOPICS if t["name"] == "psi")
+    local = {n: i for i, n in enumerate(psi["patches"], 1)}
+    lines = text.splitlines()
+    for s in steps[1:]:  # each step's row, under the patch's number in the topic
+        n = int(s["step"].split("-")[0])
+        row = next(l for l in lines if l.split()[:1] == [str(local[n])] and "(" in l)
+        for d, e in s["effect"].items():
+            assert f"{s['overhead'][d]['median']:,.0f} ({e['delta']:+,.0f}" in row
+    assert "the psi rows come from a later run" in " ".join(text.split()).lower()
