@@ -6,7 +6,7 @@
 # prep --check), and virtme-ng and b4 (pinned; b4 makes the per-tree
 # submissions, scripts/prepare-submission.sh) in a venv under the build area,
 # and stress-ng (the guest load of scripts/stress.sh).
-# Installs only what is missing.
+# Installs only what is missing. Arguments: further apt packages.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -18,6 +18,8 @@ APT_PKGS=(build-essential flex bison bc libelf-dev libssl-dev dwarves ccache
 	qemu-system-x86 udev python3-venv cpio kmod rsync
 	busybox-static zstd xz-utils perl git python3-ply python3-git
 	clang llvm zlib1g-dev stress-ng)
+# Extra packages a heavy check asks for (check-build-matrix.sh: clang-19 ...)
+APT_PKGS+=("$@")
 
 missing=()
 for p in "${APT_PKGS[@]}"; do

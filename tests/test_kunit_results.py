@@ -14,7 +14,7 @@ DMESG = """\
 [    0.912402]     # module: seq_buf_kunit
 [    0.912403]     1..3
 [    0.912500]     ok 1 seq_buf_init_test
-[    0.912600]     not ok 2 seq_buf_put_keyed_ull_overflow_test
+[    0.912600]     not ok 2 seq_buf_put_keyed_line_overflow_test
 [    0.912700]     ok 3 seq_buf_hex_test # SKIP no hex
 [    0.912800] # seq_buf: pass:1 fail:1 skip:1 total:3
 [    0.912900] not ok 1 seq_buf
@@ -37,7 +37,7 @@ def test_cases_of_the_asked_suite(tmp_path):
     assert p.returncode == 1
     assert p.stdout.splitlines() == [
         "pass kunit:seq_buf.seq_buf_init_test",
-        "fail kunit:seq_buf.seq_buf_put_keyed_ull_overflow_test",
+        "fail kunit:seq_buf.seq_buf_put_keyed_line_overflow_test",
         "skip kunit:seq_buf.seq_buf_hex_test",
     ]
 

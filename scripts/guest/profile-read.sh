@@ -1,0 +1,32 @@
+#!/bin/bash
+# Runs inside the guest: profile-read.sh OUTDIR STATREAD READS FILE...
+# The stat-read benchmark's cgroup (a parent with four idle children that
+# hold memory and did a little I/O), then for each FILE of the parent
+# "perf record -e cpu-clock" over READS reads of it, and the symbols that
+# took the samples, to OUTDIR/FILE.txt. Under "-icount shift=0,sleep=off"
+# the guest clock counts instructions, so cpu-clock samples every PERIOD
+# instructions: the profile says where the instructions go.
+. "$(dirname "$0")/../../bench/include/children.sh"
+out=$1 statread=$2 reads=$3
+shift 3
+p=/sys/fs/cgroup/profile
+echo -1 >/proc/sys/kernel/perf_event_paranoid
+echo 0 >/proc/sys/kernel/kptr_restrict
+make_parent $p "+memory +cpu +io +pids" || exit 1
+truncate -s 8M /tmp/profile-io.img
+iodev=$(losetup -f --show /tmp/profile-io.img) || exit 1
+direct_io() {
+	dd if=/dev/zero of="$iodev" bs=4k count=4 oflag=direct status=none
+	dd if="$iodev" of=/dev/null bs=4k count=4 iflag=direct status=none
+}
+start_children $p 4 profile direct_io || exit 1
+rc=0
+for f in "$@"; do
+	# perf.data goes to the guest's /tmp: perf cannot mmap-write over 9p
+	perf record -q -e cpu-clock -c "${PROFILE_PERIOD:-1000}" -o "/tmp/$f.data" -- \
+		"$statread" "$f" "$p/$f" "$reads" >"$out/$f.statread" || rc=1
+	perf report -i "/tmp/$f.data" --sort sym --stdio 2>/dev/null |
+		grep -v '^#' | grep . | head -n "${PROFILE_TOP:-25}" >"$out/$f.txt" || rc=1
+done
+stop_children $p 4 profile
+exit $rc
