@@ -60,6 +60,7 @@ def render_io(m):
 FORMATS = {
     "memory.stat": (FLAT_KEYED, render_flat_keyed),
     "cpu.stat": (FLAT_KEYED, render_flat_keyed),
+    "cpu.stat.local": (FLAT_KEYED, render_flat_keyed),
     "cgroup.stat": (FLAT_KEYED, render_flat_keyed),
     "memory.numa_stat": (NUMA, render_numa),
     "io.stat": (IO, render_io),

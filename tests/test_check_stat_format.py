@@ -103,4 +103,15 @@ def test_committed_base_capture_matches_the_printf_reference():
     base = TOP / "tests" / "stat-format" / "base"
     p = subprocess.run([sys.executable, str(SCRIPT), str(base)], capture_output=True, text=True)
     assert p.returncode == 0, p.stdout
-    assert p.stdout.count("pass stat-format:reference:") == 40
+    assert p.stdout.count("pass stat-format:reference:") == 50
+
+
+def test_committed_base_capture_covers_both_vrate_paddings_and_cpu_stat_local():
+    """cost.vrate with a fraction of ten or more (no pad) and below ten
+    (zero pad), and cpu.stat.local, are in the capture, so the format
+    checks exercise them."""
+    base = TOP / "tests" / "stat-format" / "base"
+    assert " cost.vrate=99.25 " in (base / "root" / "io.stat").read_text()
+    assert " cost.vrate=99.05 " in (base / "root-vrate" / "io.stat").read_text()
+    for g in ("root", "cap", "cap/a", "cap/b"):
+        assert (base / g / "cpu.stat.local").read_text().startswith("throttled_usec ")

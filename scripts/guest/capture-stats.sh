@@ -1,12 +1,16 @@
 #!/bin/bash
 # Runs inside the guest: capture-stats.sh OUTDIR [ODD_READS_RESULTS]
 # Builds a small, scripted hierarchy and copies the text stat files the
-# series reformats (memory.stat, memory.numa_stat, cpu.stat, io.stat,
-# cgroup.stat) of the root and of non-root cgroups into OUTDIR/<cgroup>/.
+# series reformats (memory.stat, memory.numa_stat, cpu.stat, cpu.stat.local,
+# io.stat, cgroup.stat) of the root and of non-root cgroups into
+# OUTDIR/<cgroup>/.
 # scripts/check-stat-format.py compares them with a capture from the
 # unpatched base and with a printf reference formatter.
 #
-#   root       io.cost.qos enabled on loop0: io.stat shows "cost.vrate=N.NN"
+#   root       io.cost.qos enabled on loop0 with vrate held at 99.25%:
+#              io.stat shows "cost.vrate=99.25" (a "%02u" fraction of ten or
+#              more); root-vrate/ has the root's io.stat again with vrate
+#              at 99.05% (a fraction below ten, which needs the zero pad)
 #   cap/       memory, cpu, io, pids for children
 #     a/       anon and page cache memory, CPU time, direct IO to NLOOP
 #              loop devices: its io.stat has one line per device and is
@@ -42,10 +46,25 @@ for i in $(seq 0 $((nloop - 1))); do
 	loops+=("$l")
 done
 # iocost on the first loop device: its root io.stat line gets cost.vrate
-# (a "%u.%02u" field) and every line of that device cost.usage.
+# (a "%u.%02u" field) and every line of that device cost.usage. vrate
+# starts at 100.00 and moves to the qos min/max range only while the device
+# is busy, one timer period at a time: hold_vrate PCT sets the range to PCT
+# and does direct I/O from cap/a until io.stat shows it (at most 60 s).
 majmin=$(cat /sys/block/"$(basename "${loops[0]}")"/dev)
-echo "$majmin enable=1" >$cg/io.cost.qos ||
-	{ echo "capture: cannot enable iocost on $majmin"; exit 1; }
+hold_vrate() {
+	local i
+	echo "$majmin enable=1 min=$1 max=$1" >$cg/io.cost.qos ||
+		{ echo "capture: cannot set iocost qos on $majmin"; return 1; }
+	for i in $(seq 1 600); do
+		grep -q " cost.vrate=$1 " $cg/io.stat && return 0
+		(echo $BASHPID >$d/a/cgroup.procs
+		 dd if=/dev/zero of="${loops[0]}" bs=4k count=64 oflag=direct status=none
+		 dd if="${loops[0]}" of=/dev/null bs=4k count=64 iflag=direct status=none)
+		sleep 0.1
+	done
+	echo "capture: cost.vrate did not reach $1 in 60 s: $(grep "^$majmin" $cg/io.stat)"
+	return 1
+}
 
 (echo $BASHPID >$d/a/cgroup.procs
  for l in "${loops[@]}"; do
@@ -57,7 +76,8 @@ echo "$majmin enable=1" >$cg/io.cost.qos ||
  python3 -c 'b = bytearray(8 << 20); b[::4096] = b"x" * (len(b) // 4096)') || exit 1
 (echo $BASHPID >$d/b/cgroup.procs; true)
 
-files="memory.stat memory.numa_stat cpu.stat io.stat cgroup.stat"
+hold_vrate 99.25 || exit 1
+files="memory.stat memory.numa_stat cpu.stat cpu.stat.local io.stat cgroup.stat"
 for g in "" cap cap/a cap/b; do
 	dst=$out/${g:-root}
 	mkdir -p "$dst" || { echo "capture: cannot write to $dst"; exit 1; }
@@ -68,6 +88,9 @@ for g in "" cap cap/a cap/b; do
 		dd if="$cg/$g/$f" of="$dst/$f.bs1" bs=1 status=none
 	done
 done
+hold_vrate 99.05 || exit 1
+mkdir -p "$out/root-vrate" && cat $cg/io.stat >"$out/root-vrate/io.stat" &&
+	dd if=$cg/io.stat of="$out/root-vrate/io.stat.bs1" bs=1 status=none || exit 1
 if [ -n "$odd" ]; then
 	python3 "$(dirname "$0")/odd-reads.py" $cg root cap cap/a cap/b -- $files >"$odd"
 	echo "odd reads: $(grep -c '^pass' "$odd") files passed ($(grep -c '(exact)$' "$odd") byte for byte), $(grep -c '^fail' "$odd") failed"

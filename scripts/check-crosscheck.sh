@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The value-level cross-check of the text stat files, outside CI. Builds
+# config test with tests/crosscheck/stat-printf.diff (each show function the
+# series converted also prints the same values with its old printf format
+# and WARNs if the bytes differ; see the diff's header) into
+# build/obj/xcheck-test, then runs under it what the test command runs in
+# the guest: all cgroup selftests, the stat capture with two NUMA nodes and
+# the odd reads, and SECONDS of the stress run. Counts the cross-check
+# WARNs ("cgscale cross-check") in each boot's dmesg.
+#
+#   check-crosscheck.sh [--stress SECONDS] [--break NAME]
+#
+# Passes with zero WARNs and no other kernel splat. --break NAME also
+# applies tests/crosscheck/breaks/NAME.diff, a deliberate formatting bug,
+# and then passes only if the cross-check fires (one boot, the stat
+# capture). Results in build/xcheck/<date>/; prints "pass xcheck:..." or
+# "fail xcheck:..." lines and exits 1 on a failure.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/series.sh"
+
+secs=60 brk=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--stress) secs=$2; shift 2 ;;
+	--break) brk=$2; shift 2 ;;
+	*) die "usage: check-crosscheck.sh [--stress SECONDS] [--break NAME]" ;;
+	esac
+done
+xdiff=$TOP/tests/crosscheck/stat-printf.diff
+withs=(--with "$xdiff")
+if [ -n "$brk" ]; then
+	[ -f "$TOP/tests/crosscheck/breaks/$brk.diff" ] ||
+		die "no tests/crosscheck/breaks/$brk.diff (see: ls tests/crosscheck/breaks)"
+	withs+=(--with "$TOP/tests/crosscheck/breaks/$brk.diff")
+fi
+[ -z "$(sgit status --porcelain --untracked-files=no)" ] ||
+	die "the work tree $SRC has uncommitted changes; commit or stash them first"
+out=$BUILD/xcheck/$(date +%Y%m%d-%H%M%S)${brk:+-$brk}
+mkdir -p "$out"
+start=$(date +%s)
+
+step "building config test with the cross-check${brk:+ and break $brk} (build/obj/xcheck-test)"
+"$TOP/scripts/build-kernel.sh" "${withs[@]}" test "$SRC" xcheck >"$out/build.log" 2>&1 || {
+	tail -n 20 "$out/build.log" >&2
+	die "building the cross-check kernel failed; log: $out/build.log (does $xdiff still apply to the series?)"
+}
+kernel=$BUILD/obj/xcheck-test/arch/x86/boot/bzImage
+selftests=$BUILD/obj/patched-test/kselftest/cgroup
+[ -n "$brk" ] || [ -d "$selftests" ] ||
+	die "no cgroup selftests in $selftests; run scripts/build-kernel.sh test && scripts/build-selftests.sh first"
+
+# count NAME DMESG: the cross-check WARNs of one boot, and a line each
+count() {
+	local n
+	n=$(grep -c "cgscale cross-check" "$2" 2>/dev/null || true)
+	echo "$1 ${n:-0}" >>"$out/counts"
+	grep "cgscale cross-check" "$2" 2>/dev/null | head -n 3 | sed 's/^/    /' || true
+}
+: >"$out/counts"
+step "boot: stat capture with 2 NUMA nodes and the odd reads"
+"$TOP/scripts/run-guest.sh" --kernel "$kernel" --out "$out/format" --numa --timeout 900 -- \
+	"$TOP/scripts/guest/capture-stats.sh" "$out/format/capture" "$out/format/odd-reads.txt" \
+	>/dev/null 2>&1 || true
+count format "$out/format/dmesg.txt"
+if [ -z "$brk" ]; then
+	step "boot: all cgroup selftests"
+	"$TOP/scripts/run-guest.sh" --kernel "$kernel" --out "$out/selftests" --timeout 3600 -- \
+		"$TOP/scripts/guest/run-selftests.sh" --retry "$TOP/config/selftests.deny" \
+		"$selftests" "$TOP/config/selftests.list" "$out/selftests/st" >/dev/null 2>&1 || true
+	count selftests "$out/selftests/dmesg.txt"
+	step "boot: ${secs} s of cgroup stress"
+	"$TOP/scripts/stress.sh" --kernel "$kernel" --time "$secs" --out "$out/stress" \
+		>"$out/stress.log" 2>&1 || true
+	count stress "$out/stress/dmesg.txt"
+fi
+
+total=$(awk '{ n += $2 } END { print n + 0 }' "$out/counts")
+secs_run=$(($(date +%s) - start))
+summary="$(tr '\n' ' ' <"$out/counts"); $((secs_run / 60))m$((secs_run % 60))s; $out"
+failed=0
+if [ -n "$brk" ]; then
+	if [ "$total" -gt 0 ]; then
+		echo "pass xcheck:break-$brk (the cross-check fired $total times: $summary)"
+	else
+		echo "fail xcheck:break-$brk (the cross-check did not fire: $summary)"
+		failed=1
+	fi
+else
+	if [ "$total" -eq 0 ]; then
+		echo "pass xcheck:no-mismatch (WARNs per boot: $summary)"
+	else
+		echo "fail xcheck:no-mismatch ($total WARNs: $summary)"
+		failed=1
+	fi
+	for d in format selftests stress; do
+		if [ -f "$out/$d/dmesg.txt" ] && "$TOP/scripts/check-splats.py" "$out/$d/dmesg.txt" >/dev/null; then
+			echo "pass xcheck:no-kernel-splats($d)"
+		else
+			echo "fail xcheck:no-kernel-splats($d, see $out/$d/dmesg.txt)"
+			failed=1
+		fi
+	done
+	grep -E '^(pass|fail) stress:' "$out/stress.log" | sed 's/^/    /' || true
+fi
+exit "$failed"
