@@ -3,9 +3,10 @@
 # config test with tests/crosscheck/stat-printf.diff (each show function the
 # series converted also prints the same values with its old printf format
 # and WARNs if the bytes differ; see the diff's header) into
-# build/obj/xcheck-test, then runs under it what the test command runs in
-# the guest: all cgroup selftests, the stat capture with two NUMA nodes and
-# the odd reads, and SECONDS of the stress run. Counts the cross-check
+# build/obj/xcheck-test (xcheck-break-test with --break), then runs under
+# it what the test command runs in the guest: all cgroup selftests, the
+# stat capture with two NUMA nodes and the odd reads, and SECONDS of the
+# stress run. Counts the cross-check
 # WARNs ("cgscale cross-check") in each boot's dmesg.
 #
 #   check-crosscheck.sh [--stress SECONDS] [--break NAME]
@@ -40,22 +41,28 @@ out=$BUILD/xcheck/$(date +%Y%m%d-%H%M%S)${brk:+-$brk}
 mkdir -p "$out"
 start=$(date +%s)
 
-step "building config test with the cross-check${brk:+ and break $brk} (build/obj/xcheck-test)"
-"$TOP/scripts/build-kernel.sh" "${withs[@]}" test "$SRC" xcheck >"$out/build.log" 2>&1 || {
+# A break builds into its own objects, so that a run without one can go on
+# booting build/obj/xcheck-test meanwhile.
+name=xcheck${brk:+-break}
+step "building config test with the cross-check${brk:+ and break $brk} (build/obj/$name-test)"
+"$TOP/scripts/build-kernel.sh" "${withs[@]}" test "$SRC" "$name" >"$out/build.log" 2>&1 || {
 	tail -n 20 "$out/build.log" >&2
 	die "building the cross-check kernel failed; log: $out/build.log (does $xdiff still apply to the series?)"
 }
-kernel=$BUILD/obj/xcheck-test/arch/x86/boot/bzImage
+kernel=$BUILD/obj/$name-test/arch/x86/boot/bzImage
 selftests=$BUILD/obj/patched-test/kselftest/cgroup
 [ -n "$brk" ] || [ -d "$selftests" ] ||
 	die "no cgroup selftests in $selftests; run scripts/build-kernel.sh test && scripts/build-selftests.sh first"
 
 # count NAME DMESG: the cross-check WARNs of one boot, and a line each
+# (the first mismatch of a boot WARNs, later ones print a rate-limited
+# line each; a boot that timed out has only its console log)
 count() {
-	local n
-	n=$(grep -c "cgscale cross-check" "$2" 2>/dev/null || true)
+	local n log=$2
+	[ -f "$log" ] || log=$(dirname "$2")/console.log
+	n=$(grep -c "cgscale cross-check" "$log" 2>/dev/null || true)
 	echo "$1 ${n:-0}" >>"$out/counts"
-	grep "cgscale cross-check" "$2" 2>/dev/null | head -n 3 | sed 's/^/    /' || true
+	grep "cgscale cross-check" "$log" 2>/dev/null | head -n 3 | sed 's/^/    /' || true
 }
 : >"$out/counts"
 step "boot: stat capture with 2 NUMA nodes and the odd reads"

@@ -9,6 +9,21 @@ make_parent() {
 		echo "$2" >"$1/cgroup.subtree_control"
 }
 
+# io_loop TAG
+#   Sets up an 8M loop device on /tmp/TAG-io.img; its path goes to IO_LOOP.
+io_loop() {
+	truncate -s 8M "/tmp/$1-io.img" &&
+		IO_LOOP=$(losetup -f --show "/tmp/$1-io.img")
+}
+
+# direct_io
+#   A little direct I/O to IO_LOOP, so that io.stat has a line for it (a
+#   STEP for start_children).
+direct_io() {
+	dd if=/dev/zero of="$IO_LOOP" bs=4k count=4 oflag=direct status=none
+	dd if="$IO_LOOP" of=/dev/null bs=4k count=4 iflag=direct status=none
+}
+
 # start_children PARENT N TAG [STEP]
 #   Creates PARENT/c1 .. PARENT/cN, and in each a task that writes 4M of
 #   random data to /tmp/TAG.<i> and reads it back (anon and page cache

@@ -22,12 +22,7 @@ reads=${STAT_READS:-2000}
 make_parent $p "+memory +cpu +io +pids" || exit 1
 # A loop device the children do direct I/O to, so that io.stat of the
 # parent has a device line (an empty io.stat only measures the syscall).
-truncate -s 8M /tmp/statread-io.img
-iodev=$(losetup -f --show /tmp/statread-io.img) || exit 1
-direct_io() {
-	dd if=/dev/zero of="$iodev" bs=4k count=4 oflag=direct status=none
-	dd if="$iodev" of=/dev/null bs=4k count=4 iflag=direct status=none
-}
+io_loop statread || exit 1
 start_children $p "${STAT_CHILDREN:-4}" statread direct_io || exit 1
 for f in memory.stat memory.numa_stat cpu.stat io.stat cgroup.stat; do
 	"$bin/statread" "$f" "$p/$f" "$reads" || exit 1
@@ -73,5 +68,5 @@ if [ "$nstress" -gt 0 ]; then
 fi
 stop_children $p "${STAT_CHILDREN:-4}" statread
 rmdir $p
-losetup -d "$iodev"
+losetup -d "$IO_LOOP"
 rm -f /tmp/statread-io.img

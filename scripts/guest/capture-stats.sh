@@ -52,10 +52,10 @@ done
 # and does direct I/O from cap/a until io.stat shows it (at most 60 s).
 majmin=$(cat /sys/block/"$(basename "${loops[0]}")"/dev)
 hold_vrate() {
-	local i
+	local end=$((SECONDS + 60))
 	echo "$majmin enable=1 min=$1 max=$1" >$cg/io.cost.qos ||
 		{ echo "capture: cannot set iocost qos on $majmin"; return 1; }
-	for i in $(seq 1 600); do
+	while [ $SECONDS -lt $end ]; do
 		grep -q " cost.vrate=$1 " $cg/io.stat && return 0
 		(echo $BASHPID >$d/a/cgroup.procs
 		 dd if=/dev/zero of="${loops[0]}" bs=4k count=64 oflag=direct status=none

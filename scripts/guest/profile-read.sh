@@ -13,12 +13,7 @@ p=/sys/fs/cgroup/profile
 echo -1 >/proc/sys/kernel/perf_event_paranoid
 echo 0 >/proc/sys/kernel/kptr_restrict
 make_parent $p "+memory +cpu +io +pids" || exit 1
-truncate -s 8M /tmp/profile-io.img
-iodev=$(losetup -f --show /tmp/profile-io.img) || exit 1
-direct_io() {
-	dd if=/dev/zero of="$iodev" bs=4k count=4 oflag=direct status=none
-	dd if="$iodev" of=/dev/null bs=4k count=4 iflag=direct status=none
-}
+io_loop profile || exit 1
 start_children $p 4 profile direct_io || exit 1
 rc=0
 for f in "$@"; do
