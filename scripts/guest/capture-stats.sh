@@ -50,10 +50,15 @@ done
 # starts at 100.00 and moves to the qos min/max range only while the device
 # is busy, one timer period at a time: hold_vrate PCT sets the range to PCT
 # and does direct I/O from cap/a until io.stat shows it (at most 60 s).
+# iocost moves vrate only while it misses its latency targets or throttles,
+# so the targets are set out of reach (1 us at the median): every period
+# with I/O counts as busy, whatever the speed of the host. (Writing
+# io.cost.model instead tripped a lockdep report in iocost against the qos
+# write, so it is left alone.)
 majmin=$(cat /sys/block/"$(basename "${loops[0]}")"/dev)
 hold_vrate() {
 	local end=$((SECONDS + 60))
-	echo "$majmin enable=1 min=$1 max=$1" >$cg/io.cost.qos ||
+	echo "$majmin enable=1 rpct=50 rlat=1 wpct=50 wlat=1 min=$1 max=$1" >$cg/io.cost.qos ||
 		{ echo "capture: cannot set iocost qos on $majmin"; return 1; }
 	while [ $SECONDS -lt $end ]; do
 		grep -q " cost.vrate=$1 " $cg/io.stat && return 0
