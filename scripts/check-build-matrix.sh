@@ -22,7 +22,11 @@
 #
 #   check-build-matrix.sh [NAME...]     (default: every entry)
 #
-# Objects in build/obj/matrix-{patched,base}-NAME, logs in
+# Entries with the same arch and compiler share one object directory,
+# build/obj/matrix-{patched,base}-ARCH[-llvm]: switching an option there
+# rebuilds only what depends on it (kbuild's fixdep records which CONFIG_
+# symbols each object used), which is how a developer moves between
+# configs and several times faster than a fresh directory. Logs in
 # build/logs/matrix/, each entry's result in build/matrix/NAME.result and
 # the last result of every entry in build/matrix/results.txt. Prints a
 # "pass matrix:NAME ..." or "fail matrix:NAME ..." line per entry and
@@ -97,6 +101,12 @@ kmake() {
 	make -C "$tsrc" O="$obj" ARCH="$arch" CC="$cc" HOSTCC="$cc" $margs -j"$jobs" "$@"
 }
 
+# objname NAME: the object directory suffix of an entry: ARCH, plus -llvm
+# for an LLVM build
+objname() {
+	awk -v n="$1" '$1 == n { print $2 ($3 ~ /^LLVM=/ ? "-llvm" : "") }' "$matrix"
+}
+
 # configure NAME TREE-SRC OBJ: bench + kunit fragments, then the options
 configure() {
 	local name=$1 tsrc=$2 obj=$3 opts f line opt val
@@ -129,8 +139,8 @@ failed=0
 total_start=$(date +%s)
 for name in "$@"; do
 	start=$(date +%s)
-	pobj=$BUILD/obj/matrix-patched-$name
-	bobj=$BUILD/obj/matrix-base-$name
+	pobj=$BUILD/obj/matrix-patched-$(objname "$name")
+	bobj=$BUILD/obj/matrix-base-$(objname "$name")
 	log=$mlogs/$name
 	results=$out/$name.result
 	rm -f "$log".*.log "$results"

@@ -60,17 +60,39 @@ rc=0
 	"$run/format/odd-reads.txt" || rc=$?
 if [ "$rc" -eq 0 ]; then
 	echo "pass guest:stat-capture" >>"$host"
+else
+	echo "fail guest:stat-capture(exit $rc, log: $run/format/guest.log)" >>"$host"
+fi
+step "boot: $(basename "$obj") with a cgroup v1 memory hierarchy: v1 memory.stat format [$(elapsed)]"
+rc=0
+"$TOP/scripts/run-guest.sh" --kernel "$obj/arch/x86/boot/bzImage" --out "$run/format-v1" \
+	--timeout 600 -- "$TOP/scripts/guest/capture-v1-stats.sh" "$run/format-v1/capture" \
+	"$run/format-v1/odd-reads.txt" || rc=$?
+if [ "$rc" -eq 0 ]; then
+	echo "pass guest:stat-capture-v1" >>"$host"
+	mkdir -p "$run/format/capture" && cp -r "$run/format-v1/capture/v1" "$run/format/capture/"
+else
+	echo "fail guest:stat-capture-v1(exit $rc, log: $run/format-v1/guest.log)" >>"$host"
+fi
+if [ -d "$run/format/capture" ]; then
 	"$TOP/scripts/check-stat-format.py" "$run/format/capture" --base "$TOP/tests/stat-format/base" \
 		>"$run/format/check.txt" || true
 	cat "$run/format/check.txt" >>"$host"
 	info "$(grep -c '^pass' "$run/format/check.txt") format checks passed, $(grep -c '^fail' "$run/format/check.txt") failed"
-else
-	echo "fail guest:stat-capture(exit $rc, log: $run/format/guest.log)" >>"$host"
 fi
-if [ -s "$run/format/odd-reads.txt" ]; then
-	cat "$run/format/odd-reads.txt" >>"$host"
-else
-	echo "fail odd-reads:(no results; log: $run/format/guest.log)" >>"$host"
+for f in "$run/format/odd-reads.txt" "$run/format-v1/odd-reads.txt"; do
+	if [ -s "$f" ]; then
+		cat "$f" >>"$host"
+	else
+		echo "fail odd-reads:(no results in $f; log: $(dirname "$f")/guest.log)" >>"$host"
+	fi
+done
+if [ -f "$run/format-v1/dmesg.txt" ]; then
+	if "$TOP/scripts/check-splats.py" "$run/format-v1/dmesg.txt" >/dev/null; then
+		echo "pass guest:no-kernel-splats(v1 boot)" >>"$host"
+	else
+		echo "fail guest:no-kernel-splats(v1 boot, see $run/format-v1/dmesg.txt)" >>"$host"
+	fi
 fi
 if [ -f "$run/format/dmesg.txt" ]; then
 	"$TOP/scripts/kunit-results.py" "$run/format/dmesg.txt" seq_buf >>"$host" || true

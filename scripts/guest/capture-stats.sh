@@ -15,6 +15,8 @@
 #     a/       anon and page cache memory, CPU time, direct IO to NLOOP
 #              loop devices: its io.stat has one line per device and is
 #              bigger than a page, so seq_file overflows and retries
+#              and one 2 MiB hugetlb page (cgroup2 is remounted with
+#              memory_hugetlb_accounting, so memory.stat has a hugetlb line)
 #     b/       idle
 # With ODD_READS_RESULTS, the same files are then read in odd ways (chunks,
 # pread, lseek; scripts/guest/odd-reads.py) and compared with one large
@@ -30,7 +32,8 @@ cleanup() {
 	local l
 	rmdir $d/a $d/b $d 2>/dev/null
 	for l in "${loops[@]}"; do losetup -d "$l" 2>/dev/null; done
-	rm -f /tmp/cap.img.* /tmp/cap.dat
+	rm -f /tmp/cap.img.* /tmp/cap.dat /tmp/cap-huge/f
+	umount /tmp/cap-huge 2>/dev/null
 }
 trap cleanup EXIT
 
@@ -38,6 +41,11 @@ trap cleanup EXIT
 echo "+memory +cpu +io +pids" >$cg/cgroup.subtree_control ||
 	{ echo "capture: cannot enable controllers at $cg"; exit 1; }
 mkdir -p $d/a $d/b || { echo "capture: cannot create cgroups under $cg"; exit 1; }
+mount -o remount,memory_hugetlb_accounting $cg ||
+	{ echo "capture: cannot remount $cg with memory_hugetlb_accounting"; exit 1; }
+echo 2 >/proc/sys/vm/nr_hugepages && mkdir -p /tmp/cap-huge &&
+	mount -t hugetlbfs -o pagesize=2M none /tmp/cap-huge ||
+	{ echo "capture: no 2 MiB hugetlb pages (nr_hugepages $(cat /proc/sys/vm/nr_hugepages))"; exit 1; }
 echo "+memory +cpu +io +pids" >$d/cgroup.subtree_control
 
 for i in $(seq 0 $((nloop - 1))); do
@@ -78,6 +86,7 @@ hold_vrate() {
  done
  head -c 4M /dev/urandom >/tmp/cap.dat
  cat /tmp/cap.dat >/dev/null
+ fallocate -l 2M /tmp/cap-huge/f || { echo "capture: cannot allocate a hugetlb page"; exit 1; }
  python3 -c 'b = bytearray(8 << 20); b[::4096] = b"x" * (len(b) // 4096)') || exit 1
 (echo $BASHPID >$d/b/cgroup.procs; true)
 
