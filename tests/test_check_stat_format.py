@@ -103,7 +103,21 @@ def test_committed_base_capture_matches_the_printf_reference():
     base = TOP / "tests" / "stat-format" / "base"
     p = subprocess.run([sys.executable, str(SCRIPT), str(base)], capture_output=True, text=True)
     assert p.returncode == 0, p.stdout
-    assert p.stdout.count("pass stat-format:reference:") == 50
+    assert p.stdout.count("pass stat-format:reference:") == 56
+
+
+def test_committed_base_capture_covers_hugetlb_numa_balancing_and_v1():
+    """The lines config test's coverage.config and the capture's hugetlb page
+    add to memory.stat, and cgroup v1's memory.stat, are in the capture."""
+    base = TOP / "tests" / "stat-format" / "base"
+    stat = (base / "cap" / "a" / "memory.stat").read_text()
+    for key in ("hugetlb", "pgpromote_success", "numa_pages_migrated",
+                "numa_pte_updates", "numa_hint_faults"):
+        assert "\n%s " % key in stat, key
+    assert "\nhugetlb 2097152\n" in stat
+    for g in ("root", "cap", "cap/a"):
+        v1 = (base / "v1" / g / "memory.stat").read_text()
+        assert v1.startswith("cache ") and "\nhierarchical_memory_limit " in v1
 
 
 def test_committed_base_capture_covers_both_vrate_paddings_and_cpu_stat_local():
