@@ -1,0 +1,1 @@
+../shrink-slab/derive.py

@@ -1,0 +1,1 @@
+../shrink-slab/shrinkslab.c
