@@ -4,6 +4,21 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/run.sh [-h|--help]
+The main job: build the patched kernel (config $CGSCALE_CONFIG, default
+"test"), boot it, show a demo hierarchy's stat files, run the series'
+selftests and print a summary. Takes no arguments; everything goes to
+build/ (logs: build/logs/, this run: build/runs/DATE/).
+EOF
+}
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+'') ;;
+*) usage >&2; die "$(basename "$0"): unknown argument '$1' (it takes none); nothing was run" ;;
+esac
+
 cfg=${CGSCALE_CONFIG:-test}
 run=$BUILD/runs/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$run"

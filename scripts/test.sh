@@ -4,6 +4,21 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/test.sh [-h|--help]
+The test command (.ci/run runs it): series checks, pytest, build, boot, all
+cgroup selftests, stat format checks, 60 s of stress, bench smoke. Takes no
+arguments; prints one line per check and ends with "N passed, N failed,
+N skipped"; exits 1 on any failure. Logs: build/test-runs/latest/.
+EOF
+}
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+'') ;;
+*) usage >&2; die "$(basename "$0"): unknown argument '$1' (it takes none); nothing was run" ;;
+esac
+
 cfg=${CGSCALE_CONFIG:-test}
 run=$BUILD/test-runs/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$run" "$LOGS"
