@@ -2,7 +2,7 @@
 # Boot a kernel under virtme-ng and run one command in it.
 #
 #   run-guest.sh [--kernel BZIMAGE] [--out DIR] [--timeout SECS]
-#                [--clock icount|wall] [--cpus SMP] [--memory SIZE] [--numa]
+#                [--clock icount|wall] [--mttcg] [--cpus SMP] [--memory SIZE] [--numa]
 #                [--append KERNEL_ARG]...
 #                -- CMD...
 #
@@ -17,6 +17,8 @@
 # boot), else QEMU TCG. CGSCALE_ACCEL=kvm|tcg overrides the probe.
 # --clock icount (TCG only) adds "-icount shift=0,sleep=off": guest time then
 # counts retired instructions, which repeats to ~0.05% between boots.
+# --mttcg (TCG, wall clock only) asks for multi-threaded TCG: each vCPU gets
+# a host thread, so the vCPUs really run at the same time.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -27,6 +29,7 @@ clock=wall
 cpus=2
 memory=2G
 numa=0
+mttcg=0
 append=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -37,6 +40,7 @@ while [ $# -gt 0 ]; do
 	--cpus) cpus=$2; shift 2 ;;
 	--memory) memory=$2; shift 2 ;;
 	--numa) numa=1; shift ;;
+	--mttcg) mttcg=1; shift ;;
 	--append) append+=(--append "$2"); shift 2 ;;
 	--) shift; break ;;
 	*) die "run-guest.sh: unknown option $1" ;;
@@ -67,7 +71,10 @@ vng_args=(--run "$kernel" --cpus "$smp" --memory "$memory" --rwdir "$out" --verb
 if [ "$accel" = tcg ]; then
 	vng_args+=(--disable-kvm)
 	if [ "$clock" = icount ]; then
+		[ "$mttcg" -eq 0 ] || die "--mttcg and --clock icount don't go together: icount runs one vCPU at a time"
 		vng_args+=(--qemu-opts "-icount shift=0,sleep=off")
+	elif [ "$mttcg" -eq 1 ]; then
+		vng_args+=("--qemu-opts=-accel tcg,thread=multi")
 	fi
 elif [ "$clock" = icount ]; then
 	die "--clock icount needs TCG (CGSCALE_ACCEL=tcg); under KVM use --clock wall"
