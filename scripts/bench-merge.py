@@ -7,10 +7,18 @@ For a change of the series that touches only what BENCHMARK measures, a run of
 that benchmark alone (scripts/bench.sh ... BENCHMARK) replaces its rows of
 bench/latest/summary.json, its section of REPORT.md and its plots. The run
 must have the same mode, clock, accelerator and iteration count as
-bench/latest, and base kernels built from the same config. bench/latest/
-meta.json keeps a list "replaced" of {benchmark, run, reason, patched_uname},
-and REPORT.md says under the section's heading where it comes from, so no
-table mixes two runs without saying so.
+bench/latest, and each kernel both have that is not the work tree's (base,
+ablation-NAME; kernels/*.config) built from the same config. bench/latest/
+meta.json keeps a list "replaced" of {benchmark, run, reason, patched_uname}
+(plus "kernels", the pair line, for a benchmark that does not compare base
+with patched), and REPORT.md says under the section's heading where it comes
+from, so no table mixes two runs without saying so.
+
+Rows may be base/patched rows (without "keys": rows made before it existed)
+or rows of another pair of kernels, e.g. off/on, with "keys": [reference,
+compared] (scripts/bench-report.py). A kernel of the run that bench/latest
+does not have yet (an ablation) gets its files copied to bench/latest/kernels
+and its name added to meta.json's "kernels".
 """
 import json
 import pathlib
@@ -20,6 +28,12 @@ import sys
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
 LATEST = TOP / "bench" / "latest"
+DEFAULT_KEYS = ["base", "patched"]
+
+
+def row_keys(row):
+    """[reference, compared] of a summary.json row (rows before "keys": base, patched)"""
+    return row.get("keys") or DEFAULT_KEYS
 
 
 def section(report, bench):
@@ -40,11 +54,24 @@ def main(argv, latest=LATEST):
     for k in ("mode", "clock", "accel", "iterations"):
         if meta_l.get(k) != meta_r.get(k):
             sys.exit(f"bench-merge: {k} differs: bench/latest {meta_l.get(k)!r}, {run} {meta_r.get(k)!r}")
-    if (latest / "kernels" / "base.config").read_text() != (run / "kernels" / "base.config").read_text():
-        sys.exit("bench-merge: the base kernels were built from different configs")
+    # the work tree's kernel (patched) changes between runs; the others must not
+    shared = sorted(p.name for p in (run / "kernels").glob("*.config")
+                    if p.name != "patched.config" and (latest / "kernels" / p.name).exists())
+    if not shared:
+        sys.exit(f"bench-merge: {run}/kernels has no kernel config other than patched's that "
+                 "bench/latest/kernels has too (base.config); cannot check the configs")
+    for name in shared:
+        if (latest / "kernels" / name).read_text() != (run / "kernels" / name).read_text():
+            sys.exit(f"bench-merge: the {name[:-len('.config')]} kernels were built from "
+                     "different configs")
     rows_r = [r for r in json.loads((run / "summary.json").read_text()) if r["benchmark"] == bench]
     if not rows_r:
         sys.exit(f"bench-merge: no rows of {bench} in {run}/summary.json")
+    keys = {tuple(row_keys(r)) for r in rows_r}
+    if len(keys) != 1:
+        sys.exit(f"bench-merge: the rows of {bench} in {run}/summary.json name different "
+                 f"kernels: {sorted(keys)}")
+    keys = list(keys.pop())
     rows_l = json.loads((latest / "summary.json").read_text())
     first = next((i for i, r in enumerate(rows_l) if r["benchmark"] == bench), len(rows_l))
     rows_l = [r for r in rows_l if r["benchmark"] != bench]
@@ -61,16 +88,33 @@ def main(argv, latest=LATEST):
             "The other sections come from the run this report was made for.\n\n")
     new = new.replace("\n\n", "\n\n" + note, 1)
     sl = section(rep_l, bench)
-    rep_l = rep_l[:sl[0]] + new + rep_l[sl[1]:] if sl else rep_l.rstrip("\n") + "\n\n" + new
+    if sl:
+        rep_l = rep_l[:sl[0]] + new + rep_l[sl[1]:]
+    elif re.search(r"^## Host time per boot\n", rep_l, re.M):
+        # a new benchmark: its section goes before the closing host-time one
+        at = re.search(r"^## Host time per boot\n", rep_l, re.M).start()
+        rep_l = rep_l[:at] + new.rstrip("\n") + "\n\n" + rep_l[at:]
+    else:
+        rep_l = rep_l.rstrip("\n") + "\n\n" + new
     (latest / "REPORT.md").write_text(rep_l)
 
     for p in latest.glob(f"{bench}-*.png"):
         p.unlink()
     for p in run.glob(f"{bench}-*.png"):
         shutil.copy(p, latest / p.name)
+    # kernels bench/latest does not have yet (an ablation): their files
+    for k in meta_r.get("kernels", []):
+        if k in meta_l.get("kernels", []) or not (run / "kernels" / f"{k}.config").exists():
+            continue
+        for p in (run / "kernels").glob(f"{k}.*"):
+            if p.suffix in (".config", ".harness-diffs", ".uname", ".ablation"):
+                shutil.copy(p, latest / "kernels" / p.name)
+        meta_l.setdefault("kernels", []).append(k)
+    entry = {"benchmark": bench, "run": run.name, "reason": reason, "patched_uname": uname}
+    if keys != DEFAULT_KEYS:
+        entry["kernels"] = meta_r.get("pairs", {}).get(bench, " ".join(keys))
     meta_l.setdefault("replaced", [])
-    meta_l["replaced"] = [x for x in meta_l["replaced"] if x["benchmark"] != bench] + [
-        {"benchmark": bench, "run": run.name, "reason": reason, "patched_uname": uname}]
+    meta_l["replaced"] = [x for x in meta_l["replaced"] if x["benchmark"] != bench] + [entry]
     (latest / "meta.json").write_text(json.dumps(meta_l) + "\n")
     print(f"bench/latest: {len(rows_r)} rows of {bench} replaced from {run}")
 

@@ -6,7 +6,11 @@ usage: bench-report.py RUNDIR
 
 Rows of summary.json: {benchmark, metric, unit, better, base: {median, min,
 max, stddev, n}, patched: {...}, ratio: patched median / base median,
-significant}. "significant" is true when the 95% bootstrap confidence
+significant, keys: ["base", "patched"]}. A benchmark whose pair of kernels
+(raw/BENCH/kernels, see scripts/bench-kernels.py) has other keys has rows
+with those in place of base and patched, e.g. {..., off: {...}, on: {...},
+ratio: on/off, ..., keys: ["off", "on"]}: keys is [reference, compared] and
+ratio = compared median / reference median. "significant" is true when the 95% bootstrap confidence
 interval of the difference of medians (10000 resamples, fixed seed) excludes
 zero and the medians differ by more than the clock's repeatability (0.1%).
 bench/NAME/derive.py, if present, adds derived metrics (derive(samples));
@@ -23,6 +27,34 @@ import sys
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
 NOISE = 0.001  # icount repeats to ~0.05% between boots
+DEFAULT_KEYS = ["base", "patched"]
+
+
+def _kernels_module():
+    spec = importlib.util.spec_from_file_location("bench_kernels", TOP / "scripts" / "bench-kernels.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+bench_kernels = _kernels_module()
+
+
+def pairs(run, benches):
+    """-> {bench: [(refkey, refspec), (key, spec)]} from raw/BENCH/kernels
+    (bench.sh writes it in full mode), else base=base patched=patched"""
+    out = {}
+    for bench in benches:
+        f = run / "raw" / bench / "kernels"
+        text = f.read_text() if f.exists() else bench_kernels.DEFAULT
+        # the ablation diff need not exist any more: top=None
+        out[bench] = bench_kernels.parse(text, str(f), top=None)
+    return out
+
+
+def row_keys(row):
+    """[reference, compared] of a summary.json row (rows before "keys": base, patched)"""
+    return row.get("keys") or DEFAULT_KEYS
 
 
 def load(run):
@@ -114,7 +146,7 @@ def plots(run, rows, clock_unit):
             continue
         pts.sort(key=lambda p: p[0])
         fig, ax = plt.subplots(figsize=(6, 4))
-        for kernel, style in (("base", "o-"), ("patched", "s-")):
+        for kernel, style in zip(row_keys(pts[0][1]), ("o-", "s-")):
             xs = [x for x, r in pts if r.get(kernel)]
             if not xs:
                 continue
@@ -140,8 +172,9 @@ def plots(run, rows, clock_unit):
     return made
 
 
-def boot_times(run):
-    """Host seconds per boot (boot, benchmark, power-off), median per variant."""
+def boot_times(run, keys_of):
+    """Host seconds per boot (boot, benchmark, power-off), median per variant;
+    one table per pair of keys."""
     times = {}
     for f in sorted(run.glob("raw/*/*/*/*.wall")):
         bench, kernel, variant = f.parts[-4], f.parts[-3], f.parts[-2]
@@ -151,13 +184,18 @@ def boot_times(run):
         return []
     md = ["## Host time per boot", "",
           "Wall-clock seconds on the host for one boot of the guest, the benchmark "
-          "and power-off (TCG; not the benchmark clock). Median [min-max].", "",
-          "| benchmark | variant | base | patched |", "|---|---|---|---|"]
+          "and power-off (TCG; not the benchmark clock). Median [min-max].", ""]
+    by_keys = {}
     for (bench, variant), per in sorted(times.items()):
-        cells = [f"{statistics.median(per[k]):.0f} [{min(per[k])}-{max(per[k])}]"
-                 if k in per else "-" for k in ("base", "patched")]
-        md.append(f"| {bench} | {variant} | {cells[0]} | {cells[1]} |")
-    return md + [""]
+        by_keys.setdefault(tuple(keys_of.get(bench, DEFAULT_KEYS)), []).append((bench, variant, per))
+    for keys, items in by_keys.items():
+        md += [f"| benchmark | variant | {keys[0]} | {keys[1]} |", "|---|---|---|---|"]
+        for bench, variant, per in items:
+            cells = [f"{statistics.median(per[k]):.0f} [{min(per[k])}-{max(per[k])}]"
+                     if k in per else "-" for k in keys]
+            md.append(f"| {bench} | {variant} | {cells[0]} | {cells[1]} |")
+        md.append("")
+    return md
 
 
 def main(argv):
@@ -170,6 +208,18 @@ def main(argv):
     if not data:
         print(f"bench-report: no results under {run}/raw", file=sys.stderr)
         return 1
+    try:
+        pair = pairs(run, data)
+    except bench_kernels.KernelsError as e:
+        print(f"bench-report: {e}", file=sys.stderr)
+        return 1
+    keys_of = {b: [k for k, _spec in p] for b, p in pair.items()}
+    for bench in data:
+        stray = sorted(set(data[bench]) - set(keys_of[bench]))
+        if stray:
+            print(f"bench-report: raw/{bench}/{stray[0]} is not one of the kernels of "
+                  f"{bench} ({bench_kernels.line(pair[bench])})", file=sys.stderr)
+            return 1
     icount = meta["clock"] == "icount"
     clock_unit = "guest instructions (QEMU TCG -icount shift=0)" if icount else "wall-clock ns"
     rows = []
@@ -188,15 +238,17 @@ def main(argv):
                 unit = {"ns": "insn", "ns/CPU": "insn/CPU"}.get(unit, unit)
             row = {"benchmark": bench, "metric": metric_name(metric, variant),
                    "unit": unit, "better": better}
-            vals = {k: per_kernel.get(k, {}).get((metric, variant)) for k in ("base", "patched")}
-            for k in ("base", "patched"):
+            ref, cmp = keys_of[bench]
+            vals = {k: per_kernel.get(k, {}).get((metric, variant)) for k in (ref, cmp)}
+            for k in (ref, cmp):
                 row[k] = stats(vals[k]) if vals[k] else None
-            if row["base"] and row["patched"] and row["base"]["median"]:
-                row["ratio"] = row["patched"]["median"] / row["base"]["median"]
-                row["significant"] = significant(vals["base"], vals["patched"])
+            if row[ref] and row[cmp] and row[ref]["median"]:
+                row["ratio"] = row[cmp]["median"] / row[ref]["median"]
+                row["significant"] = significant(vals[ref], vals[cmp])
             else:
                 row["ratio"] = None
                 row["significant"] = False
+            row["keys"] = [ref, cmp]
             rows.append(row)
     (run / "summary.json").write_text(json.dumps(rows, indent=1) + "\n")
 
@@ -208,17 +260,24 @@ def main(argv):
           f"Accelerator: {meta['accel']}. Iterations per kernel: {meta['iterations']}, "
           "kernels booted alternately (A B, B A, ...). Kernels: "
           + ", ".join(meta["kernels"]) + " (configs and uname in kernels/).", "",
-          "Columns: median [min-max] (stddev); ratio = patched/base median; "
+          "Columns: median [min-max] (stddev); ratio = patched/base median "
+          "(a section that names other kernels says which ratio it shows); "
           "sig = 95% bootstrap CI of the median difference excludes 0 and the "
           "difference exceeds 0.1%.", ""]
     for bench in sorted({r["benchmark"] for r in rows}):
-        md += [f"## {bench}", "", "| metric | unit | better | base | patched | ratio | sig |",
+        ref, cmp = keys_of[bench]
+        md += [f"## {bench}", ""]
+        if [ref, cmp] != DEFAULT_KEYS:
+            (_, s1), (_, s2) = pair[bench]
+            md += [f"Kernels: {ref} = {s1} (reference), {cmp} = {s2}; "
+                   f"ratio = {cmp}/{ref} median.", ""]
+        md += [f"| metric | unit | better | {ref} | {cmp} | ratio | sig |",
                "|---|---|---|---|---|---|---|"]
         for r in rows:
             if r["benchmark"] != bench:
                 continue
             cells = []
-            for k in ("base", "patched"):
+            for k in (ref, cmp):
                 s = r[k]
                 cells.append("-" if not s else
                              f"{fmt(s['median'])} [{fmt(s['min'])}-{fmt(s['max'])}] ({fmt(s['stddev'])})")
@@ -230,7 +289,7 @@ def main(argv):
             if p.startswith(bench + "-"):
                 md += [f"![{p}]({p})", ""]
         md += [p for p in pngs if not p.endswith(".png")]
-    md += boot_times(run)
+    md += boot_times(run, keys_of)
     (run / "REPORT.md").write_text("\n".join(md) + "\n")
     print((run / "REPORT.md").read_text())
     return 0

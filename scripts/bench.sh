@@ -1,25 +1,43 @@
 #!/usr/bin/env bash
-# A/B benchmarks: base against patched, same config, runs interleaved.
+# A/B benchmarks: two kernels per benchmark, same config, runs interleaved.
 #
 #   bench.sh [--smoke] [--iterations N] [--out DIR] [--no-build]
 #            [--variants NAME,NAME...] [BENCH...]
 #
-# Full mode builds base (the pinned base tree) and patched (the work tree)
-# from config "bench", each with the harness-only diffs of bench/harness/
-# (inert unless a variant asks for them, see their headers), and boots each
-# kernel once per benchmark, variant and
-# iteration, alternating A B / B A. Smoke mode runs the patched test kernel
-# once with tiny parameters (bench/*/smoke.env) to keep the suite working.
+# Each benchmark compares two kernels, named in bench/B/kernels by one line
+# "KEY=SPEC KEY=SPEC", the reference first (ratio = second/first); without
+# the file "base=base patched=patched". SPEC: base (the pinned base tree),
+# patched (the work tree) or ablation:NAME (the base tree plus
+# bench/ablations/NAME.diff); scripts/bench-kernels.py parses the files.
+# Full mode builds the kernels the chosen benchmarks need, from config
+# "bench", each with the harness-only diffs of bench/harness/ (inert unless
+# a variant asks for them, see their headers), into build/obj/KERNEL-bench
+# (KERNEL: base, patched, ablation-NAME), and boots each benchmark's two
+# kernels once per variant and iteration, alternating A B / B A. Smoke mode
+# runs the patched test kernel alone, under key "patched", once with tiny
+# parameters (bench/*/smoke.env) to keep the suite working, also for
+# benchmarks with a kernels file.
 # bench/B/variants lists boot variants, one a line: NAME, then optionally
 # smp=SPEC (QEMU -smp, e.g. 8 or 2,maxcpus=256), then kernel arguments;
 # bench/B/smoke.variants, if present, replaces it in smoke mode.
-# Results: DIR/raw/BENCH/KERNEL/VARIANT/ITER.jsonl (ITER.wall: host seconds
-# of that boot), DIR/kernels/*, then
-# scripts/bench-report.py writes DIR/summary.json, REPORT.md and plots.
+# Results: DIR/raw/BENCH/KEY/VARIANT/ITER.jsonl (ITER.wall: host seconds
+# of that boot), DIR/raw/BENCH/kernels (the pair, full mode),
+# DIR/kernels/KERNEL.{config,harness-diffs,uname[,ablation]}, DIR/meta.json,
+# then scripts/bench-report.py writes DIR/summary.json, REPORT.md and plots.
 # Clock: QEMU TCG with -icount shift=0,sleep=off (guest ns = retired
 # instructions) unless KVM works, then wall time.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<'EOF'
+usage: scripts/bench.sh [--smoke] [--iterations N] [--out DIR] [--no-build]
+                        [--variants NAME,NAME...] [BENCH...]
+A/B benchmarks (default: all of bench/*/guest.sh); each benchmark compares
+the two kernels of bench/BENCH/kernels (default "base=base patched=patched").
+Results: results/DATE-MODE/ (or DIR): raw/, kernels/, summary.json, REPORT.md.
+EOF
+}
 
 smoke=0
 build=1
@@ -34,7 +52,8 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--no-build) build=0; shift ;;
 	--variants) only_variants=",$2,"; shift 2 ;;
-	-*) die "bench.sh: unknown option $1" ;;
+	-h|--help) usage; exit 0 ;;
+	-*) usage >&2; die "bench.sh: unknown option $1" ;;
 	*) benches+=("$1"); shift ;;
 	esac
 done
@@ -44,6 +63,20 @@ fi
 for b in "${benches[@]}"; do
 	[ -x "$TOP/bench/$b/guest.sh" ] || die "no benchmark '$b' (bench/$b/guest.sh)"
 done
+# Each benchmark's pair (checked in smoke mode too, which does not use it):
+# KEY -> kernel per benchmark, and the union of the kernels, in order.
+pairs=$("$TOP/scripts/bench-kernels.py" pairs "${benches[@]}") || exit 1
+declare -A keys_of kernel_of line_of
+all_kernels=()
+while read -r b k1 n1 k2 n2 line; do
+	keys_of[$b]="$k1 $k2"
+	kernel_of[$b/$k1]=$n1
+	kernel_of[$b/$k2]=$n2
+	line_of[$b]=$line
+	for n in "$n1" "$n2"; do
+		case " ${all_kernels[*]} " in *" $n "*) ;; *) all_kernels+=("$n") ;; esac
+	done
+done <<<"$pairs"
 mode=full
 [ "$smoke" -eq 1 ] && mode=smoke
 [ -n "$out" ] || out=$TOP/results/$(date +%Y%m%d-%H%M%S)-$mode
@@ -53,51 +86,90 @@ out=$(cd "$out" && pwd)
 "$TOP/scripts/install-deps.sh"
 declare -A image
 if [ "$smoke" -eq 1 ]; then
+	# one kernel for every benchmark, under key "patched"
 	kernels=(patched)
 	image[patched]=$BUILD/obj/patched-test
+	for b in "${benches[@]}"; do
+		keys_of[$b]=patched
+		kernel_of[$b/patched]=patched
+	done
 	if [ "$build" -eq 1 ]; then
 		"$TOP/scripts/make-worktree.sh"
 		"$TOP/scripts/build-kernel.sh" test
 	fi
 else
-	kernels=(base patched)
-	# harness-only diffs built into both bench kernels alike (see their headers)
+	kernels=("${all_kernels[@]}")
+	# harness-only diffs built into all bench kernels alike (see their headers)
 	harness=()
 	for d in "$TOP"/bench/harness/*.diff; do
 		[ -f "$d" ] && harness+=(--with "$d")
 	done
-	image[base]=$BUILD/obj/base-bench
-	image[patched]=$BUILD/obj/patched-bench
+	for k in "${kernels[@]}"; do
+		image[$k]=$BUILD/obj/$k-bench
+	done
 	if [ "$build" -eq 1 ]; then
-		"$TOP/scripts/make-worktree.sh"
-		"$TOP/scripts/get-base.sh"
-		"$TOP/scripts/build-kernel.sh" "${harness[@]}" bench "$BASE_TREE" base
-		"$TOP/scripts/build-kernel.sh" "${harness[@]}" bench "$SRC" patched
+		step "kernels to build: ${kernels[*]}"
+		case " ${kernels[*]} " in *" patched "*) "$TOP/scripts/make-worktree.sh" ;; esac
+		case " ${kernels[*]} " in *" base "*|*" ablation-"*) "$TOP/scripts/get-base.sh" ;; esac
+		for k in "${kernels[@]}"; do
+			case $k in
+			base) "$TOP/scripts/build-kernel.sh" "${harness[@]}" bench "$BASE_TREE" base ;;
+			patched) "$TOP/scripts/build-kernel.sh" "${harness[@]}" bench "$SRC" patched ;;
+			ablation-*)
+				"$TOP/scripts/build-kernel.sh" "${harness[@]}" \
+					--ablation "$TOP/bench/ablations/${k#ablation-}.diff" bench "$BASE_TREE" "$k" ;;
+			*) die "bench.sh: no way to build kernel '$k'" ;;
+			esac
+		done
 	fi
 fi
+mkdir -p "$out/bin"
 for k in "${kernels[@]}"; do
 	for f in arch/x86/boot/bzImage vmlinux .config; do
 		[ -f "${image[$k]}/$f" ] || die "no ${image[$k]}/$f (run without --no-build to build it)"
 	done
+	case $k in
+	ablation-*)
+		# built with this very diff (--no-build may find an older build)
+		diff=$TOP/bench/ablations/${k#ablation-}.diff
+		want="$(basename "$diff") $(sha256sum <"$diff" | cut -d' ' -f1)"
+		[ "$(cat "${image[$k]}/.ablation" 2>/dev/null)" = "$want" ] ||
+			die "${image[$k]} was not built with the current ${diff#"$TOP"/} (${image[$k]}/.ablation); rebuild it (run without --no-build)"
+		cp "${image[$k]}/.ablation" "$out/kernels/$k.ablation" ;;
+	*)
+		[ ! -s "${image[$k]}/.ablation" ] ||
+			die "${image[$k]} was built with an ablation ($(cat "${image[$k]}/.ablation")); rebuild it (run without --no-build)" ;;
+	esac
 	cp "${image[$k]}/.config" "$out/kernels/$k.config"
 	cp "${image[$k]}/.harness-diffs" "$out/kernels/$k.harness-diffs" 2>/dev/null ||
 		: >"$out/kernels/$k.harness-diffs"
 	# boot a copy: a kernel rebuilt in build/obj during the run does not
 	# end up in half of its boots
-	mkdir -p "$out/bin"
 	cp "${image[$k]}/arch/x86/boot/bzImage" "$out/bin/$k.bzImage"
 done
 [ "$build" -eq 1 ] || info "--no-build: using the kernels in $BUILD/obj as built (${kernels[*]})"
-if [ "${#kernels[@]}" -eq 2 ] && ! cmp -s "$out/kernels/base.harness-diffs" "$out/kernels/patched.harness-diffs"; then
-	die "base and patched were built with different harness diffs ($out/kernels/*.harness-diffs); rebuild them (run without --no-build)"
+pairs_json=
+if [ "$smoke" -eq 0 ]; then
+	for b in "${benches[@]}"; do
+		read -r k1 k2 <<<"${keys_of[$b]}"
+		n1=${kernel_of[$b/$k1]} n2=${kernel_of[$b/$k2]}
+		if ! cmp -s "$out/kernels/$n1.harness-diffs" "$out/kernels/$n2.harness-diffs"; then
+			die "$b: $k1 ($n1) and $k2 ($n2) were built with different harness diffs ($out/kernels/{$n1,$n2}.harness-diffs); rebuild them (run without --no-build)"
+		fi
+		mkdir -p "$out/raw/$b"
+		echo "${line_of[$b]}" >"$out/raw/$b/kernels"
+		info "$b: ${line_of[$b]} (ratio = $k2/$k1)"
+		pairs_json+="${pairs_json:+, }\"$b\": \"${line_of[$b]}\""
+	done
+	pairs_json=", \"pairs\": {$pairs_json}"
 fi
 
 accel=$("$TOP/scripts/probe-kvm.sh" "${image[${kernels[0]}]}/arch/x86/boot/bzImage")
 clock=wall
 [ "$accel" = tcg ] && clock=icount
-printf '{"mode": "%s", "accel": "%s", "clock": "%s", "iterations": %d, "kernels": ["%s"], "host_cpus": %d}\n' \
+printf '{"mode": "%s", "accel": "%s", "clock": "%s", "iterations": %d, "kernels": ["%s"], "host_cpus": %d%s}\n' \
 	"$mode" "$accel" "$clock" "$iters" "$(IFS=,; echo "${kernels[*]}" | sed 's/,/", "/g')" "$(nproc)" \
-	>"$out/meta.json"
+	"$pairs_json" >"$out/meta.json"
 
 step "building guest programs"
 bin=$out/bin
@@ -119,12 +191,12 @@ done
 
 t0=$(date +%s)
 for i in $(seq 1 "$iters"); do
-	order=("${kernels[@]}")
-	# A B, then B A: neither kernel always boots first
-	if [ $((i % 2)) -eq 0 ] && [ "${#kernels[@]}" -eq 2 ]; then
-		order=("${kernels[1]}" "${kernels[0]}")
-	fi
 	for b in "${benches[@]}"; do
+		# this benchmark's keys; A B, then B A: neither kernel always boots first
+		read -r -a order <<<"${keys_of[$b]}"
+		if [ $((i % 2)) -eq 0 ] && [ "${#order[@]}" -eq 2 ]; then
+			order=("${order[1]}" "${order[0]}")
+		fi
 		envfile=
 		[ "$smoke" -eq 1 ] && [ -f "$TOP/bench/$b/smoke.env" ] && envfile=$TOP/bench/$b/smoke.env
 		vfile=$TOP/bench/$b/variants
@@ -141,10 +213,13 @@ for i in $(seq 1 "$iters"); do
 			smp=*) smp=${append%% *}; smp=${smp#smp=}
 			       case $append in *" "*) append=${append#* } ;; *) append= ;; esac ;;
 			esac
-			for k in "${order[@]}"; do
-				dir=$out/raw/$b/$k/$v
+			for key in "${order[@]}"; do
+				k=${kernel_of[$b/$key]}
+				dir=$out/raw/$b/$key/$v
 				mkdir -p "$dir"
-				step "[$i/$iters] $b $v on $k ($clock clock, $(($(date +%s) - t0))s so far)"
+				on=$key
+				[ "$k" = "$key" ] || on="$k ($key)"
+				step "[$i/$iters] $b $v on $on ($clock clock, $(($(date +%s) - t0))s so far)"
 				args=(--kernel "$out/bin/$k.bzImage" --out "$dir/boot-$i"
 					--timeout "${CGSCALE_BENCH_TIMEOUT:-900}")
 				[ "$clock" = icount ] && args+=(--clock icount)
@@ -154,7 +229,7 @@ for i in $(seq 1 "$iters"); do
 				if ! "$TOP/scripts/run-guest.sh" "${args[@]}" -- \
 					"$TOP/scripts/guest/bench-one.sh" "$TOP/bench/$b" "$bin/$b" \
 					"$dir/boot-$i/result.jsonl" $envfile; then
-					die "benchmark $b ($v) failed on $k; logs: $dir/boot-$i"
+					die "benchmark $b ($v) failed on $on; logs: $dir/boot-$i"
 				fi
 				mv "$dir/boot-$i/result.jsonl" "$dir/$i.jsonl"
 				# host seconds for boot + benchmark + power-off

@@ -1,26 +1,33 @@
 #!/usr/bin/env bash
-# Build a kernel: build-kernel.sh [--with DIFF]... CONFIG [SRC [NAME]]
+# Build a kernel: build-kernel.sh [--with DIFF]... [--ablation DIFF] CONFIG [SRC [NAME]]
 #   CONFIG  a config name from config/configs (test, bench)
 #   SRC     kernel source tree (default: the work tree $BUILD/linux)
 #   NAME    build name (default: patched); objects go to $BUILD/obj/NAME-CONFIG
 #   --with DIFF  a harness-only diff (bench/harness/*.diff) applied to SRC for
 #           this build and reverted afterwards, also on failure; the list of
 #           diffs goes to OBJ/.harness-diffs
+#   --ablation DIFF  an ablation (bench/ablations/*.diff): applied and reverted
+#           like --with, but recorded in OBJ/.ablation ("NAME.diff SHA256"),
+#           not in .harness-diffs, which must match between compared kernels
 # The .config is "make allnoconfig" plus the config's fragments; every option a
 # fragment sets must survive olddefconfig, or the build stops.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 withs=()
+ablation=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--with) [ -f "${2:-}" ] || die "build-kernel.sh: --with needs a diff file (got '${2:-}')"
 		withs+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); shift 2 ;;
+	--ablation) [ -f "${2:-}" ] || die "build-kernel.sh: --ablation needs a diff file (got '${2:-}')"
+		[ -z "$ablation" ] || die "build-kernel.sh: one --ablation per build"
+		ablation=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
 	-*) die "build-kernel.sh: unknown option $1" ;;
 	*) break ;;
 	esac
 done
-cfg=${1:?usage: build-kernel.sh [--with DIFF]... CONFIG [SRC [NAME]]}
+cfg=${1:?usage: build-kernel.sh [--with DIFF]... [--ablation DIFF] CONFIG [SRC [NAME]]}
 src=${2:-$SRC}
 name=${3:-patched}
 obj=$BUILD/obj/$name-$cfg
@@ -98,14 +105,21 @@ revert_withs() {
 	applied=()
 }
 trap revert_withs EXIT
-for d in "${withs[@]}"; do
+for d in "${withs[@]}" ${ablation:+"$ablation"}; do
+	what="harness diff"
+	[ "$d" = "$ablation" ] && what=ablation
 	patch -p1 -s -d "$src" --forward --no-backup-if-mismatch --dry-run <"$d" >/dev/null ||
-		die "harness diff $d does not apply to $src; nothing was changed"
+		die "$what $d does not apply to $src (with the diffs before it); nothing was changed"
 	patch -p1 -s -d "$src" --forward --no-backup-if-mismatch <"$d"
 	applied+=("$d")
-	info "applied harness diff $(basename "$d") for this build"
+	info "applied $what $(basename "$d") for this build"
 done
 printf '%s\n' "${withs[@]##*/}" | grep . >"$obj/.harness-diffs" || : >"$obj/.harness-diffs"
+if [ -n "$ablation" ]; then
+	echo "$(basename "$ablation") $(sha256sum <"$ablation" | cut -d' ' -f1)" >"$obj/.ablation"
+else
+	rm -f "$obj/.ablation"
+fi
 step "building $name-$cfg in $obj (make -j$jobs, log: $log)"
 start=$(date +%s)
 if ! "${kmake[@]}" bzImage >"$log" 2>&1; then

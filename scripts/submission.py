@@ -211,13 +211,16 @@ def select(rows, bench, regexes):
 
 
 def table(rows):
-    """rows -> lines: one table per unit, median and [min-max] per kernel"""
+    """rows -> lines: one table per unit (and pair of kernels), median and
+    [min-max] per kernel; base/patched rows head their columns base, series"""
     fmt = _fmt()
     lines = []
     for r in rows:
-        if not lines or lines[-1][0] != r["unit"]:
-            lines.append((r["unit"], [[r["unit"], "base", "series", "ratio"]]))
-        b, p = r["base"], r["patched"]
+        ref, cmp = r.get("keys") or ["base", "patched"]
+        if not lines or lines[-1][0] != (r["unit"], ref, cmp):
+            head = ["base", "series"] if [ref, cmp] == ["base", "patched"] else [ref, cmp]
+            lines.append(((r["unit"], ref, cmp), [[r["unit"], *head, "ratio"]]))
+        b, p = r[ref], r[cmp]
         ratio = "-" if r["ratio"] is None else f"{r['ratio']:.3f}" + (" *" if r["significant"] else "")
         lines[-1][1].append([r["metric"], fmt(b["median"]), fmt(p["median"]), ratio])
         lines[-1][1].append(["", f"[{fmt(b['min'])}-{fmt(b['max'])}]",
@@ -319,7 +322,7 @@ def cover(topics, name, ser, meta, rows):
     for line in body:
         if line.strip() == "@method":
             have_method = True
-            out += wrap(method(meta, [r for r in rows if r["base"] and r["patched"]]))
+            out += wrap(method(meta, [r for r in rows if r.get("base") and r.get("patched")]))
         elif line.startswith("@bench"):
             words = line.split()
             if len(words) < 3:

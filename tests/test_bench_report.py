@@ -120,3 +120,77 @@ def test_cpu_scale_names_slopes_and_boot_times(tmp_path):
     md = (tmp_path / "REPORT.md").read_text()
     assert "cpu-scale-cpu.stat_online.png" in md and "cpu-scale-cpu.stat_possible.png" in md
     assert "## Host time per boot" in md and "| cpu-scale | online32 | 42 [42-42] | 42 [42-42] |" in md
+
+
+def write_pair_run(tmp):
+    """psi (base/patched, no kernels file: a run from before the file) next to
+    seed-shrinker (off=ablation:shrinker-loop on=base)"""
+    (tmp / "meta.json").write_text(json.dumps(
+        {"mode": "full", "accel": "tcg", "clock": "icount", "iterations": 3,
+         "kernels": ["base", "patched", "ablation-shrinker-loop"], "host_cpus": 2,
+         "pairs": {"psi": "base=base patched=patched",
+                   "seed-shrinker": "off=ablation:shrinker-loop on=base"}}))
+    vals = {("psi", "base"): 2000, ("psi", "patched"): 1000,
+            ("seed-shrinker", "off"): 40000, ("seed-shrinker", "on"): 10000}
+    for (bench, key), v in vals.items():
+        for n in (125, 250):
+            d = tmp / "raw" / bench / key / "default"
+            d.mkdir(parents=True, exist_ok=True)
+            for i in (1, 2, 3):
+                with open(d / f"{i}.jsonl", "a") as f:
+                    f.write(json.dumps({"metric": f"x_n{n}", "unit": "ns", "better": "lower",
+                                        "value": v * n / 125 + i}) + "\n")
+                (d / f"{i}.wall").write_text("7\n")
+    (tmp / "raw" / "seed-shrinker" / "kernels").write_text("off=ablation:shrinker-loop on=base\n")
+
+
+def test_on_off_benchmark_next_to_base_patched(tmp_path):
+    write_pair_run(tmp_path)
+    p = subprocess.run([sys.executable, str(REPORT), str(tmp_path)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    rows = json.loads((tmp_path / "summary.json").read_text())
+    psi = next(r for r in rows if r["benchmark"] == "psi" and r["metric"] == "x_n125")
+    # today's shape, plus keys
+    assert list(psi) == ["benchmark", "metric", "unit", "better", "base", "patched",
+                         "ratio", "significant", "keys"]
+    assert psi["keys"] == ["base", "patched"] and abs(psi["ratio"] - 0.5) < 1e-3
+    seed = next(r for r in rows if r["benchmark"] == "seed-shrinker" and r["metric"] == "x_n250")
+    assert list(seed) == ["benchmark", "metric", "unit", "better", "off", "on",
+                          "ratio", "significant", "keys"]
+    assert seed["keys"] == ["off", "on"] and "base" not in seed
+    assert seed["off"]["median"] == 80002 and seed["on"]["median"] == 20002
+    assert abs(seed["ratio"] - 20002 / 80002) < 1e-12 and seed["significant"] is True
+    md = (tmp_path / "REPORT.md").read_text()
+    sec = md[md.index("## seed-shrinker"):md.index("## Host time")]
+    assert "| metric | unit | better | off | on | ratio | sig |" in sec
+    assert "Kernels: off = ablation:shrinker-loop (reference), on = base; ratio = on/off" in sec
+    assert "| metric | unit | better | base | patched | ratio | sig |" in md[md.index("## psi"):]
+    # boot times: one table per pair of keys
+    assert "| benchmark | variant | base | patched |" in md
+    assert "| benchmark | variant | off | on |" in md
+    assert "| seed-shrinker | default | 7 [7-7] | 7 [7-7] |" in md
+    # plots: the n ladder of each benchmark, lines labelled by its keys
+    assert (tmp_path / "seed-shrinker-x_n.png").exists() and (tmp_path / "psi-x_n.png").exists()
+
+
+def test_results_of_a_kernel_outside_the_pair_are_refused(tmp_path):
+    write_pair_run(tmp_path)
+    d = tmp_path / "raw" / "seed-shrinker" / "patched" / "default"
+    d.mkdir(parents=True)
+    (d / "1.jsonl").write_text(json.dumps({"metric": "x_n125", "value": 1}) + "\n")
+    p = subprocess.run([sys.executable, str(REPORT), str(tmp_path)], capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "raw/seed-shrinker/patched is not one of the kernels of seed-shrinker" in p.stderr
+
+
+def test_smoke_run_of_an_on_off_benchmark(tmp_path):
+    # smoke mode: the patched test kernel alone, key "patched", no kernels file
+    (tmp_path / "meta.json").write_text(json.dumps(
+        {"mode": "smoke", "accel": "tcg", "clock": "icount", "iterations": 1,
+         "kernels": ["patched"], "host_cpus": 2}))
+    d = tmp_path / "raw" / "seed-shrinker" / "patched" / "default"
+    d.mkdir(parents=True)
+    (d / "1.jsonl").write_text(json.dumps({"metric": "x_n125", "value": 5}) + "\n")
+    r = run_report(tmp_path)["x_n125"]
+    assert r["base"] is None and r["patched"]["median"] == 5 and r["ratio"] is None
+    assert r["keys"] == ["base", "patched"]

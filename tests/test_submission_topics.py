@@ -133,3 +133,13 @@ def test_psi_cover_has_each_patch_s_own_change():
         for d, e in s["effect"].items():
             assert f"{s['overhead'][d]['median']:,.0f} ({e['delta']:+,.0f}" in row
     assert "the psi rows come from a later run" in " ".join(text.split()).lower()
+
+
+def test_table_heads_columns_with_the_row_s_kernels():
+    s = {"median": 10, "min": 9, "max": 11}
+    old = {"benchmark": "psi", "metric": "m", "unit": "insn", "base": s, "patched": s,
+           "ratio": 1.0, "significant": False}
+    on_off = {"benchmark": "seed-shrinker", "metric": "x", "unit": "insn", "off": s, "on": s,
+              "ratio": 1.0, "significant": False, "keys": ["off", "on"]}
+    heads = [l.split() for l in sub.table([old, on_off]) if l.strip().startswith("insn")]
+    assert heads == [["insn", "base", "series", "ratio"], ["insn", "off", "on", "ratio"]]

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""The two kernels a benchmark compares (bench/NAME/kernels).
+
+usage: bench-kernels.py pairs BENCH...
+prints one line per benchmark (scripts/bench.sh reads it), errors naming the
+file that is wrong:
+    BENCH REFKEY REFKERNEL KEY KERNEL REFKEY=REFSPEC KEY=SPEC
+
+A benchmark names its kernels in an optional file bench/NAME/kernels: one
+line of two words KEY=SPEC (blank lines and lines starting with # aside),
+e.g. "off=ablation:shrinker-loop on=base". The first is the reference (the
+denominator of the ratio), the second is compared with it (ratio =
+second/first). KEY names the kernel in the results (raw/BENCH/KEY/...,
+summary.json) and matches [a-z][a-z0-9_]*; SPEC is one of
+  base           the pinned base tree
+  patched        the work tree (the series)
+  ablation:NAME  the base tree plus bench/ablations/NAME.diff
+all built from config "bench" with the harness diffs of bench/harness.
+Without the file: "base=base patched=patched".
+KERNEL is the kernel's build name: base, patched or ablation-NAME (objects in
+build/obj/KERNEL-bench, files kernels/KERNEL.* of a run).
+"""
+import pathlib
+import re
+import sys
+
+TOP = pathlib.Path(__file__).resolve().parent.parent
+DEFAULT = "base=base patched=patched"
+KEY = re.compile(r"[a-z][a-z0-9_]*")
+ABLATION = re.compile(r"ablation:([A-Za-z0-9][A-Za-z0-9._-]*)")
+# fields of a summary.json row, which a key must not overwrite
+RESERVED = {"benchmark", "metric", "unit", "better", "ratio", "significant", "keys"}
+
+
+class KernelsError(Exception):
+    pass
+
+
+def kernel_name(spec):
+    """'base' -> 'base', 'ablation:x' -> 'ablation-x' (build and file name)"""
+    return spec.replace(":", "-", 1)
+
+
+def parse(text, where="kernels", top=TOP):
+    """The text of a kernels file -> [(refkey, refspec), (key, spec)].
+    Raises KernelsError naming `where` and what is wrong. With top, an
+    ablation's diff must exist under top/bench/ablations."""
+    lines = [l.strip() for l in text.splitlines()]
+    lines = [l for l in lines if l and not l.startswith("#")]
+    if len(lines) != 1:
+        raise KernelsError(f"{where}: want one line 'KEY=SPEC KEY=SPEC' "
+                           f"(e.g. '{DEFAULT}'), found {len(lines)} lines")
+    words = lines[0].split()
+    if len(words) != 2:
+        raise KernelsError(f"{where}: want two words KEY=SPEC (reference first), "
+                           f"found {len(words)}: {lines[0]!r}")
+    pair = []
+    for w in words:
+        key, eq, spec = w.partition("=")
+        if not eq:
+            raise KernelsError(f"{where}: {w!r} is not KEY=SPEC")
+        if not KEY.fullmatch(key):
+            raise KernelsError(f"{where}: key {key!r} does not match [a-z][a-z0-9_]*")
+        if key in RESERVED:
+            raise KernelsError(f"{where}: key {key!r} is reserved (a field of summary.json rows)")
+        if spec not in ("base", "patched"):
+            m = ABLATION.fullmatch(spec)
+            if not m:
+                raise KernelsError(f"{where}: unknown kernel {spec!r} (want base, patched "
+                                   "or ablation:NAME)")
+            diff = None if top is None else top / "bench" / "ablations" / f"{m.group(1)}.diff"
+            if diff is not None and not diff.is_file():
+                raise KernelsError(f"{where}: {spec}: no ablation diff {rel(diff, top)}")
+        pair.append((key, spec))
+    if pair[0][0] == pair[1][0]:
+        raise KernelsError(f"{where}: the two keys are the same ({pair[0][0]!r})")
+    if pair[0][1] == pair[1][1]:
+        raise KernelsError(f"{where}: both keys name the same kernel ({pair[0][1]!r})")
+    return pair
+
+
+def rel(path, top):
+    try:
+        return path.relative_to(top)
+    except ValueError:
+        return path
+
+
+def pair_of(bench, top=TOP):
+    """A benchmark's pair: from bench/BENCH/kernels, or the default."""
+    f = top / "bench" / bench / "kernels"
+    if not f.exists():
+        return parse(DEFAULT, "default", top)
+    return parse(f.read_text(), str(rel(f, top)), top)
+
+
+def line(pair):
+    return " ".join(f"{k}={s}" for k, s in pair)
+
+
+def main(argv, top=TOP):
+    if len(argv) < 3 or argv[1] != "pairs":
+        print(__doc__, file=sys.stderr)
+        return 2
+    out = []
+    try:
+        for bench in argv[2:]:
+            (k1, s1), (k2, s2) = p = pair_of(bench, top)
+            out.append(f"{bench} {k1} {kernel_name(s1)} {k2} {kernel_name(s2)} {line(p)}")
+    except (KernelsError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

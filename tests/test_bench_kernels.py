@@ -1,0 +1,84 @@
+"""scripts/bench-kernels.py: a benchmark's pair of kernels (bench/NAME/kernels),
+the default without the file, and clear errors for bad files."""
+import importlib.util
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+TOP = pathlib.Path(__file__).resolve().parent.parent
+SCRIPT = TOP / "scripts" / "bench-kernels.py"
+spec = importlib.util.spec_from_file_location("bench_kernels", SCRIPT)
+bk = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bk)
+
+
+def tree(tmp, files):
+    """a fake top: bench/NAME/kernels files and bench/ablations/*.diff"""
+    for path, text in files.items():
+        p = tmp / path
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return tmp
+
+
+def test_good_file_and_default(tmp_path):
+    top = tree(tmp_path, {"bench/seed/kernels": "# on: the bitmap\noff=ablation:shrinker-loop on=base\n",
+                          "bench/ablations/shrinker-loop.diff": "--- a/x\n",
+                          "bench/psi/guest.sh": ""})
+    assert bk.pair_of("seed", top) == [("off", "ablation:shrinker-loop"), ("on", "base")]
+    assert bk.pair_of("psi", top) == [("base", "base"), ("patched", "patched")]
+    assert bk.kernel_name("ablation:shrinker-loop") == "ablation-shrinker-loop"
+    assert bk.line(bk.pair_of("seed", top)) == "off=ablation:shrinker-loop on=base"
+
+
+def test_pairs_command(tmp_path, capsys):
+    top = tree(tmp_path, {"bench/seed/kernels": "off=ablation:shrinker-loop on=base\n",
+                          "bench/ablations/shrinker-loop.diff": "--- a/x\n"})
+    assert bk.main(["bench-kernels.py", "pairs", "psi", "seed"], top=top) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "psi base base patched patched base=base patched=patched",
+        "seed off ablation-shrinker-loop on base off=ablation:shrinker-loop on=base"]
+
+
+def test_the_repository_s_benchmarks_parse():
+    # every bench/*/kernels of the repository, through the command bench.sh runs
+    benches = sorted(p.parent.name for p in (TOP / "bench").glob("*/guest.sh"))
+    p = subprocess.run([sys.executable, str(SCRIPT), "pairs", *benches],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert len(p.stdout.splitlines()) == len(benches)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "want one line"),
+    ("a=base b=patched\nc=base d=patched\n", "found 2 lines"),
+    ("off=base\n", "want two words"),
+    ("a=base b=patched c=base\n", "found 3"),
+    ("off=base on\n", "'on' is not KEY=SPEC"),
+    ("Off=base on=patched\n", "key 'Off' does not match [a-z][a-z0-9_]*"),
+    ("1x=base on=patched\n", "key '1x' does not match"),
+    ("on-x=base on=patched\n", "key 'on-x' does not match"),
+    ("ratio=base on=patched\n", "key 'ratio' is reserved"),
+    ("on=base on=patched\n", "the two keys are the same"),
+    ("a=base b=base\n", "both keys name the same kernel"),
+    ("a=base b=mainline\n", "unknown kernel 'mainline'"),
+    ("a=base b=ablation:\n", "unknown kernel 'ablation:'"),
+    ("a=base b=ablation:../x\n", "unknown kernel 'ablation:../x'"),
+    ("a=base b=ablation:nosuch\n", "no ablation diff bench/ablations/nosuch.diff"),
+])
+def test_bad_files(tmp_path, capsys, text, message):
+    top = tree(tmp_path, {"bench/b/kernels": text, "bench/ablations/x.diff": ""})
+    with pytest.raises(bk.KernelsError) as e:
+        bk.pair_of("b", top)
+    assert str(e.value).startswith("bench/b/kernels: ") and message in str(e.value)
+    # the command says so on stderr, names the file and fails
+    assert bk.main(["bench-kernels.py", "pairs", "b"], top=top) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: bench/b/kernels: ") and message in err
+
+
+def test_usage():
+    p = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True)
+    assert p.returncode == 2 and "usage" in p.stderr
