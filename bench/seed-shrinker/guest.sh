@@ -7,5 +7,5 @@
 # ablation is quadratic in N, so the ladder stops at the largest N whose
 # boot stays under about 3 minutes under icount (docs/benchmarks.md).
 export SS_COUNTS=${SS_COUNTS:-"125 250 500 1000 2000"}
-export SS_REPEATS=${SS_REPEATS:-2}
+export SS_REPEATS=${SS_REPEATS:-1}
 exec "$(dirname "$0")/../shrink-slab/guest.sh" "$@"

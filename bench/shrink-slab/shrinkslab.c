@@ -5,7 +5,8 @@
  *
  *   shrinkslab CGROUP_ROOT N REPEATS
  *
- * Creates N memcgs under CGROUP_ROOT/ss; in each, mounts a tmpfs (one
+ * Creates N memcgs under CGROUP_ROOT/ss (ss has the memory controller
+ * enabled for its children, so each is a memcg of its own); in each, mounts a tmpfs (one
  * superblock, so one memcg-aware shrinker, per memcg) and writes a small
  * file into it from a task in that memcg. Then times
  * "echo 3 > /proc/sys/vm/drop_caches": the first call, and the mean of the
@@ -55,7 +56,14 @@ int main(int argc, char **argv)
 	snprintf(base, sizeof(base), "%s/ss", argv[1]);
 	if (mkdir(base, 0755) && errno != EEXIST)
 		die(base);
+	/*
+	 * Enable the memory controller in the root and in ss, so that each
+	 * m<i> is a memcg of its own. Without the second write, all N
+	 * cgroups share ss's memcg and reclaim walks one memcg, not N.
+	 */
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", argv[1]);
+	write_file(path, "+memory");
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", base);
 	write_file(path, "+memory");
 	if (mkdir("/tmp/ss", 0755) && errno != EEXIST)
 		die("/tmp/ss");
