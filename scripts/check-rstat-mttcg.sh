@@ -9,15 +9,15 @@
 # scripts/build-kernel.sh test) with N vCPUs (default 8) under TCG without
 # -icount, where QEMU gives each vCPU its own host thread (multi-threaded
 # TCG; -accel tcg,thread=multi is asked for explicitly), and runs
-# test_rstat_cpus R times (default 5) in that boot. Any failed subtest or
-# kernel splat fails the check. Results: build/mttcg/ (console, dmesg, one
-# log per round). On a 2-core host 8 vCPU threads share two cores, so the
+# test_rstat_cpus R times (default 20) in that boot. Any failed subtest or
+# kernel splat fails the check. Results: build/mttcg/guest/ (console,
+# dmesg, one log per round). On a 2-core host 8 vCPU threads share two cores, so the
 # interleavings are the host scheduler's, which is the point.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 cpus=8
-rounds=5
+rounds=20
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cpus) cpus=$2; shift 2 ;;
@@ -32,14 +32,17 @@ obj=$BUILD/obj/patched-test
 out=$BUILD/mttcg
 rm -rf "$out"
 mkdir -p "$out"
+# only run-guest.sh's --out directory is writable in the guest
+logs=$out/guest
 cat >"$out/guest.sh" <<GUEST
 #!/bin/bash
+$TOP/scripts/guest/setup-test-env.sh
 echo "online CPUs: \$(nproc)"
 fails=0
 for r in \$(seq 1 $rounds); do
-	$obj/kselftest/cgroup/test_rstat_cpus >$out/round-\$r.log 2>&1
+	$obj/kselftest/cgroup/test_rstat_cpus >$logs/round-\$r.log 2>&1
 	rc=\$?
-	grep -E '^(ok|not ok) ' $out/round-\$r.log | sed "s/^/round \$r: /"
+	grep -E '^(ok|not ok) |^# ' $logs/round-\$r.log | sed "s/^/round \$r: /"
 	[ \$rc -eq 0 ] || fails=\$((fails + 1))
 done
 echo "rounds failed: \$fails of $rounds"
