@@ -1,0 +1,1 @@
+../memcg-update/pagefault.c
