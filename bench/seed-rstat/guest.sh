@@ -35,10 +35,14 @@
 # never sleeps would see no update from the other vCPU between two reads
 # (its first version, without sleeps: 0.3 memcg callbacks per iteration,
 # 20 iterations of exactly the same length). So the children share the
-# reader's CPU, and the reader sleeps SR_GAP_US (1000) us before each
-# iteration or read, untimed, which lets them run: about 1M instructions
-# of their work between two iterations, as the 26 children did about
-# 1.2 ms of work during each of the posting's 45 us iterations. Times are
+# reader's CPU, and the reader sleeps SR_GAP_US (1000) us before each read,
+# untimed, which lets them run: about 1M instructions of their work between
+# any two reads, as the 26 children ran beside every read there (about
+# 1.2 ms of their work during each of the posting's 45 us iterations).
+# A sleep before each iteration only (the first try) is not enough: then
+# the iteration's first flushing read, cpu.stat, flushed all the memcg
+# updates and the later ones found none, and both kernels ran the same
+# memcg callbacks per iteration (3.77 and 3.75) at the same cost. Times are
 # the reader's own CPU time (CLOCK_THREAD_CPUTIME_ID, the posting's "sys"
 # time), so a child that runs when the flush's cond_resched() lets it is
 # not counted; the monotonic clock's figures are in the raw rows
@@ -60,8 +64,8 @@
 # - timed, with no tracing, the reader's CPU time:
 #   loop_insn_per_iteration: one iteration of the posting's loop, a pread()
 #   from offset 0 of each of the four files of rstat/ through fds opened
-#   once (statloop.c), median of SR_ITERS (300) iterations (the mean is in
-#   the raw row);
+#   once (statloop.c), the sum of its four reads, median of SR_ITERS (300)
+#   iterations (the mean is in the raw row);
 #   cpu.stat_read_insn, io.stat_read_insn, memory.stat_read_insn: one read
 #   of that file alone, median of SR_READS (300) reads.
 # - counted, in a private trace instance, kprobes filtered on the reader's

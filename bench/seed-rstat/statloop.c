@@ -4,18 +4,19 @@
  *
  *   statloop loop METRIC DIR ITERS GAP_US WARMUP
  *	opens DIR/cgroup.stat, DIR/cpu.stat, DIR/io.stat and DIR/memory.stat
- *	once, then per iteration sleeps GAP_US microseconds and reads each of
- *	the four from offset 0 with pread() (a seq_file restarts its show()
- *	at offset 0, so every pread is a full read, flush included; the
- *	posting's program re-read the four files 1M times). WARMUP untimed
- *	iterations, then ITERS, the four reads of each timed together (the
- *	sleep is not timed). Prints one JSON line in the bench suite's
+ *	once, then per iteration reads each of the four from offset 0 with
+ *	pread() (a seq_file restarts its show() at offset 0, so every pread
+ *	is a full read, flush included; the posting's program re-read the
+ *	four files 1M times), sleeping GAP_US microseconds before each read.
+ *	WARMUP untimed iterations, then ITERS, each timed as the sum of its
+ *	four reads (the sleeps are not timed). Prints one JSON line in the
+ *	bench suite's
  *	format: value = the median iteration in guest ns of the reader's
  *	CPU time (CLOCK_THREAD_CPUTIME_ID), with the mean and the largest,
  *	the same three of guest CLOCK_MONOTONIC time (wall_*, which counts
  *	also what ran while the reader was switched out, and the two
  *	clock_gettime() calls of the CPU clock), round_mean (the mean time
- *	from one round's sleep to the next, warm-up included) and the four
+ *	of an iteration with its sleeps, warm-up included) and the four
  *	files' sizes.
  *   statloop read METRIC FILE READS GAP_US WARMUP
  *	opens FILE once, reads it WARMUP times, then READS times with pread()
@@ -86,8 +87,8 @@ static long long median(long long *v, long n, double *mean)
 }
 
 /*
- * WARMUP untimed rounds, then N timed ones; a round: sleep GAP_US, then a
- * full pread() from offset 0 of each of the NFD files. Prints the row.
+ * WARMUP untimed rounds, then N timed ones; a round: for each of the NFD
+ * files, sleep GAP_US, then a full pread() from offset 0. Prints the row.
  */
 static int rounds(const char *metric, const char *const *path, int nfd,
 		  long n, long gap_us, long warmup)
@@ -110,19 +111,21 @@ static int rounds(const char *metric, const char *const *path, int nfd,
 	}
 	start = now_ns();
 	for (i = -warmup; i < n; i++) {
-		long long w, c;
+		long long w = 0, c = 0;
 
-		gap(gap_us);
-		w = now_ns();
-		c = cpu_ns();
 		for (f = 0; f < nfd; f++) {
+			gap(gap_us);
+			w -= now_ns();
+			c -= cpu_ns();
 			size[f] = pread(fd[f], buf, sizeof(buf), 0);
 			if (size[f] < 0)
 				die(path[f]);
+			c += cpu_ns();
+			w += now_ns();
 		}
 		if (i >= 0) {
-			cpu[i] = cpu_ns() - c;
-			wall[i] = now_ns() - w;
+			cpu[i] = c;
+			wall[i] = w;
 		}
 	}
 	/* the sleep and whatever ran before the reader woke up, included */
