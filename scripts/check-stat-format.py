@@ -7,8 +7,9 @@ Two checks per captured file, each printed as a "pass|fail stat-format:..."
 line:
 
   reference  the file, parsed with the printf formats of the unpatched
-             kernel ("%s %llu\\n", " N%d=%llu", "cost.vrate=%u.%02u", ...)
-             and printed again with those formats, gives the same bytes.
+             kernel ("%s %llu\\n", " N%d=%llu", "cost.vrate=%u.%02u",
+             "avg10=%lu.%02lu", ...) and printed again with those
+             formats, gives the same bytes.
              A lost NUL (trailing garbage), a space- instead of zero-padded
              field, a leading zero or a missing separator all fail it.
   shape      with every run of digits replaced by "#", the file equals the
@@ -33,6 +34,8 @@ IO = re.compile(
     r"(?: cost\.vrate=(?P<vint>\d+)\.(?P<vfrac>\d+))?"
     r"(?: cost\.usage=(?P<usage>\d+))?"
     r"\n")
+PRESSURE = re.compile(
+    r"(some|full) avg10=(\d+)\.(\d+) avg60=(\d+)\.(\d+) avg300=(\d+)\.(\d+) total=(\d+)\n")
 
 
 def render_flat_keyed(m):
@@ -57,6 +60,12 @@ def render_io(m):
     return s + "\n"
 
 
+def render_pressure(m):
+    g = m.groups()
+    return "%s avg10=%d.%02d avg60=%d.%02d avg300=%d.%02d total=%d\n" % (
+        (g[0],) + tuple(int(x) for x in g[1:]))
+
+
 FORMATS = {
     "memory.stat": (FLAT_KEYED, render_flat_keyed),
     "cpu.stat": (FLAT_KEYED, render_flat_keyed),
@@ -64,6 +73,10 @@ FORMATS = {
     "cgroup.stat": (FLAT_KEYED, render_flat_keyed),
     "memory.numa_stat": (NUMA, render_numa),
     "io.stat": (IO, render_io),
+    "cpu.pressure": (PRESSURE, render_pressure),
+    "memory.pressure": (PRESSURE, render_pressure),
+    "io.pressure": (PRESSURE, render_pressure),
+    "irq.pressure": (PRESSURE, render_pressure),
 }
 
 

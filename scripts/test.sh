@@ -71,7 +71,7 @@ fi
 step "boot: $(basename "$obj") with 2 NUMA nodes: stat file format and KUnit [$(elapsed)]"
 rc=0
 "$TOP/scripts/run-guest.sh" --kernel "$obj/arch/x86/boot/bzImage" --out "$run/format" --numa \
-	--timeout 900 -- "$TOP/scripts/guest/capture-stats.sh" "$run/format/capture" \
+	--timeout 1800 -- "$TOP/scripts/guest/capture-stats.sh" "$run/format/capture" \
 	"$run/format/odd-reads.txt" || rc=$?
 if [ "$rc" -eq 0 ]; then
 	echo "pass guest:stat-capture" >>"$host"

@@ -14,6 +14,8 @@ GOOD = {
     "root/io.stat": b"7:0 rbytes=4096 wbytes=8192 rios=1 wios=2 dbytes=0 dios=0"
                     b" cost.vrate=100.05 cost.usage=17\n7:1 \n",
     "cap/cpu.stat": b"usage_usec 10\nuser_usec 7\n",
+    "cap/memory.pressure": b"some avg10=0.05 avg60=12.30 avg300=0.00 total=17\n"
+                           b"full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
 }
 
 
@@ -129,3 +131,11 @@ def test_committed_base_capture_covers_both_vrate_paddings_and_cpu_stat_local():
     assert " cost.vrate=99.05 " in (base / "root-vrate" / "io.stat").read_text()
     for g in ("root", "cap", "cap/a", "cap/b"):
         assert (base / g / "cpu.stat.local").read_text().startswith("throttled_usec ")
+
+
+def test_pressure_fraction_not_zero_padded(tmp_path):
+    bad = dict(GOOD)
+    bad["cap/memory.pressure"] = b"some avg10=0.5 avg60=12.30 avg300=0.00 total=17\n"
+    p = run(tmp_path, bad)
+    assert p.returncode == 1
+    assert "fail stat-format:reference:cap/memory.pressure" in p.stdout

@@ -2,8 +2,9 @@
 # Runs inside the guest: capture-stats.sh OUTDIR [ODD_READS_RESULTS]
 # Builds a small, scripted hierarchy and copies the text stat files the
 # series reformats (memory.stat, memory.numa_stat, cpu.stat, cpu.stat.local,
-# io.stat, cgroup.stat) of the root and of non-root cgroups into
-# OUTDIR/<cgroup>/.
+# io.stat, cgroup.stat, and the cpu, memory and io .pressure files) of the
+# root and of non-root cgroups into OUTDIR/<cgroup>/, and the system-wide
+# pressure files of /proc/pressure into OUTDIR/proc-pressure/.
 # scripts/check-stat-format.py compares them with a capture from the
 # unpatched base and with a printf reference formatter.
 #
@@ -92,6 +93,7 @@ hold_vrate() {
 
 hold_vrate 99.25 || exit 1
 files="memory.stat memory.numa_stat cpu.stat cpu.stat.local io.stat cgroup.stat"
+files+=" cpu.pressure memory.pressure io.pressure"
 for g in "" cap cap/a cap/b; do
 	dst=$out/${g:-root}
 	mkdir -p "$dst" || { echo "capture: cannot write to $dst"; exit 1; }
@@ -101,6 +103,12 @@ for g in "" cap cap/a cap/b; do
 		# The same file read one byte per read(): seq_file's other path
 		dd if="$cg/$g/$f" of="$dst/$f.bs1" bs=1 status=none
 	done
+done
+# /proc/pressure/cpu has a "full" line of zeros (undefined system-wide)
+mkdir -p "$out/proc-pressure" || exit 1
+for f in cpu memory io; do
+	cat /proc/pressure/$f >"$out/proc-pressure/$f.pressure" &&
+		dd if=/proc/pressure/$f of="$out/proc-pressure/$f.pressure.bs1" bs=1 status=none || exit 1
 done
 hold_vrate 99.05 || exit 1
 mkdir -p "$out/root-vrate" && cat $cg/io.stat >"$out/root-vrate/io.stat" &&
