@@ -26,7 +26,9 @@
 # build/obj/matrix-{patched,base}-ARCH[-llvm]: switching an option there
 # rebuilds only what depends on it (kbuild's fixdep records which CONFIG_
 # symbols each object used), which is how a developer moves between
-# configs and several times faster than a fresh directory. Logs in
+# configs and several times faster than a fresh directory. A missing x86_64
+# gcc directory starts as a copy of the bench build (config "bench" is the
+# matrix config without kunit.config). Logs in
 # build/logs/matrix/, each entry's result in build/matrix/NAME.result and
 # the last result of every entry in build/matrix/results.txt. Prints a
 # "pass matrix:NAME ..." or "fail matrix:NAME ..." line per entry and
@@ -129,6 +131,16 @@ configure() {
 	done <"$obj/matrix.config"
 }
 
+# seed_objdir OBJ FROM: a missing x86_64 gcc object directory starts as a
+# copy of the bench build of the same tree (config "bench" is the matrix
+# config without kunit.config), so that the first entry rebuilds only what
+# depends on the options it changes, as the following entries do.
+seed_objdir() {
+	[ ! -e "$1" ] && [ -f "$2/.config" ] && [ -f "$2/vmlinux" ] || return 0
+	info "starting $1 from a copy of $2"
+	cp -a "$2" "$1.tmp" && mv "$1.tmp" "$1"
+}
+
 sparse_ok=$(sh "$src/scripts/checker-valid.sh" sparse 2>/dev/null || echo 0)
 if [ "$sparse_ok" != 1 ]; then
 	echo "skip matrix:sparse (sparse $(sparse --version 2>&1 | head -n 1) fails the kernel's scripts/checker-valid.sh: no __typeof_unqual__, so make C=1 would check nothing)" |
@@ -144,6 +156,10 @@ for name in "$@"; do
 	log=$mlogs/$name
 	results=$out/$name.result
 	rm -f "$log".*.log "$results"
+	if [ "$(objname "$name")" = x86_64 ]; then
+		seed_objdir "$pobj" "$BUILD/obj/patched-bench"
+		seed_objdir "$bobj" "$BUILD/obj/base-bench"
+	fi
 	step "matrix $name: configuring (log: $log.config.log)"
 	if ! configure "$name" "$src" "$pobj" >"$log.config.log" 2>&1; then
 		echo "fail matrix:$name (configuring: $(tail -n 1 "$log.config.log"); log: $log.config.log)" | tee -a "$results"
