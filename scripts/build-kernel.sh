@@ -69,12 +69,22 @@ new=$obj/.config.new
 	tail -n 20 "$LOGS/config-$name-$cfg.log" >&2
 	die "configuring $name-$cfg failed; log: $LOGS/config-$name-$cfg.log"
 }
-# Every option the fragments ask for must be in the result.
+# Every option the fragments ask for must be in the result; an option set
+# again by a later fragment (maxsmp.config's NR_CPUS over base.config's)
+# is checked with its last value only.
 missing=0
+declare -A last_frag=()
+for f in $frags; do
+	while IFS= read -r line; do
+		case "$line" in ''|'#'*) continue ;; esac
+		last_frag[${line%%=*}]=$f
+	done <"$TOP/config/$f"
+done
 for f in $frags; do
 	while IFS= read -r line; do
 		case "$line" in ''|'#'*) continue ;; esac
 		opt=${line%%=*} val=${line#*=}
+		[ "${last_frag[$opt]}" = "$f" ] || continue
 		if [ "$val" = n ]; then
 			grep -q "^$opt=" "$new" && { warn "$f: $opt=n did not stick"; missing=1; }
 		else
