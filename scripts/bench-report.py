@@ -15,7 +15,9 @@ interval of the difference of medians (10000 resamples, fixed seed) excludes
 zero and the medians differ by more than the clock's repeatability (0.1%).
 bench/NAME/derive.py, if present, adds derived metrics (derive(samples));
 its optional UNITS and BETTER dicts give their unit and better direction
-(default: ns, lower).
+(default: ns, lower). bench/NAME/plot.py, if present, is run as
+"plot.py RUNDIR/summary.json RUNDIR/NAME-plot.png", and its plot is shown in
+NAME's section of REPORT.md.
 """
 import importlib.util
 import json
@@ -23,6 +25,7 @@ import pathlib
 import random
 import re
 import statistics
+import subprocess
 import sys
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
@@ -169,6 +172,19 @@ def plots(run, rows, clock_unit):
         fig.savefig(run / name, dpi=100)
         plt.close(fig)
         made.append(name)
+    # A benchmark's own plot: bench/BENCH/plot.py SUMMARY OUT.png
+    for bench in sorted({r["benchmark"] for r in rows}):
+        hook = TOP / "bench" / bench / "plot.py"
+        if not hook.exists():
+            continue
+        name = f"{bench}-plot.png"
+        p = subprocess.run([sys.executable, str(hook), str(run / "summary.json"), str(run / name)],
+                           capture_output=True, text=True)
+        if p.returncode == 0 and (run / name).exists():
+            made.append(name)
+        else:
+            why = (p.stderr.strip().splitlines() or ["no output"])[-1]
+            made.append(f"(bench/{bench}/plot.py failed: {why})")
     return made
 
 
