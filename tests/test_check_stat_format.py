@@ -105,7 +105,7 @@ def test_committed_base_capture_matches_the_printf_reference():
     base = TOP / "tests" / "stat-format" / "base"
     p = subprocess.run([sys.executable, str(SCRIPT), str(base)], capture_output=True, text=True)
     assert p.returncode == 0, p.stdout
-    assert p.stdout.count("pass stat-format:reference:") == 56
+    assert p.stdout.count("pass stat-format:reference:") == 86
 
 
 def test_committed_base_capture_covers_hugetlb_numa_balancing_and_v1():
