@@ -46,6 +46,29 @@ def test_psi_overhead_ratio_and_significance(tmp_path):
     assert "icount" in md and "| overhead_depth8 |" in md
 
 
+def test_psi_messaging_and_depth16_overheads(tmp_path):
+    """derive.py: messaging_depthD gives messaging_overhead_depthD, depth 16
+    an overhead row like the other depths, and neither mixes with the other."""
+    write_run(tmp_path, {
+        ("base", "psi-on", "messaging_depth4"): [30000, 30010, 29990],
+        ("base", "psi-off", "messaging_depth4"): [20000, 20000, 20000],
+        ("patched", "psi-on", "messaging_depth4"): [26000, 26010, 25990],
+        ("patched", "psi-off", "messaging_depth4"): [20000, 20005, 19995],
+        ("base", "psi-on", "round_trip_depth16"): [27000, 27000, 27000],
+        ("base", "psi-off", "round_trip_depth16"): [15000, 15000, 15000],
+        ("patched", "psi-on", "round_trip_depth16"): [21000, 21000, 21000],
+        ("patched", "psi-off", "round_trip_depth16"): [15000, 15000, 15000],
+    })
+    rows = run_report(tmp_path)
+    mo = rows["messaging_overhead_depth4"]
+    assert mo["base"]["median"] == 10000 and mo["patched"]["median"] == 6000
+    assert abs(mo["ratio"] - 0.6) < 1e-9 and mo["unit"] == "insn"
+    ov = rows["overhead_depth16"]
+    assert ov["base"]["median"] == 12000 and ov["patched"]["median"] == 6000
+    assert "messaging_depth4_psi_on" in rows and "round_trip_depth16_psi_off" in rows
+    assert "overhead_depth4" not in rows and "messaging_overhead_depth16" not in rows
+
+
 def test_noise_is_not_significant(tmp_path):
     write_run(tmp_path, {
         ("base", "default", "x_n1"): [1000, 1001, 999, 1000, 1000],

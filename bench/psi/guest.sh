@@ -1,7 +1,17 @@
 #!/bin/bash
 # psi benchmark, guest side: guest.sh BINDIR
-# Pipe ping-pong between two tasks in sibling cgroups at each depth.
+# Pipe ping-pong between two tasks in sibling cgroups at each depth
+# (PSI_DEPTHS), then PSI_MSG_PAIRS pairs ping-ponging at once, each task in
+# its own leaf of a depth-D tree (messaging.c, PSI_MSG_DEPTHS).
 bin=$1
-for d in ${PSI_DEPTHS:-1 4 8}; do
+for d in ${PSI_DEPTHS:-1 4 8 16}; do
 	"$bin/pingpong" /sys/fs/cgroup "$d" "${PSI_ROUNDS:-20000}" || exit 1
+done
+# scripts/bench-psi-steps.sh builds the ping-pong alone
+if [ ! -x "$bin/messaging" ]; then
+	echo "psi: $bin/messaging not built, messaging rows skipped" >&2
+	exit 0
+fi
+for d in ${PSI_MSG_DEPTHS:-1 4 8}; do
+	"$bin/messaging" /sys/fs/cgroup "$d" "${PSI_MSG_PAIRS:-8}" "${PSI_MSG_ROUNDS:-2000}" || exit 1
 done
