@@ -33,27 +33,11 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "psi-tasks.h"
 
 #define MAX_PAIRS 64
 #define WARMUP 200
 
-static void enter(const char *cg)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-	write_file(path, "0");
-}
-
-static void pin_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("sched_setaffinity");
-}
 
 /* rmdir, retrying for a while if the last task's exit is still in flight */
 static void remove_dir(const char *dir)

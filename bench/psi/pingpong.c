@@ -28,24 +28,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-
-static void enter(const char *cg)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-	write_file(path, "0");
-}
-
-static void pin_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("sched_setaffinity");
-}
+#include "psi-tasks.h"
 
 int main(int argc, char **argv)
 {
