@@ -19,6 +19,14 @@
 #   openclose_per_cgroup_nN  open + close of the six, no read
 #   openat_per_cgroup_nN     the scrape with openat() on each cgroup's
 #                            directory fd, opened once beforehand
+#   kfunc_tree_nN            the kfunc route (fleetbpf.c): a pre-order
+#                            cgroup iterator fetches memory.stat's numbers
+#                            (kfunc-vs-text's set) of every cgroup, the
+#                            same passes
+# and, with a task in each of the N leaves waking once a second
+# (fleetbpf avgs, FS_AVGS_SECONDS timed, 10):
+#   psi_avgs_insn_per_s_nN   instructions of psi_avgs_work() per second
+#   psi_avgs_insn_per_run_nN the same per run (one group's averaging)
 # Boot variants (bench/fleet-scrape/variants): online2 runs every N;
 # possibleK (2 online of K possible CPUs) only FS_POSSIBLE_COUNTS: guest.sh
 # takes the variant from /sys/devices/system/cpu/possible. That N is 500,
@@ -30,9 +38,6 @@
 # Host time per boot under TCG (bench kernels, another guest beside it):
 # online2 with the full ladder about 3 min (guest: 32 s on base), a
 # possibleK boot 1-1.5 min. N = 4000 stays (docs/fleet-scrape.md).
-# TODO: the kfunc route (a cgroup iterator reading the same numbers) and
-# the psi_avgs rows (cost of the PSI averaging work per cgroup) are left
-# for later.
 . "$(dirname "$0")/../include/children.sh"
 bin=$1
 cg=/sys/fs/cgroup
@@ -40,6 +45,7 @@ k=$cg/kubepods
 counts=${FS_COUNTS:-10 100 500 1000 4000}
 passes=${FS_PASSES:-5}
 visits=${FS_MIN_VISITS:-1000}
+avgs_seconds=${FS_AVGS_SECONDS:-10}
 online=$(nproc)
 possible=$(($(cut -d- -f2 /sys/devices/system/cpu/possible) + 1))
 if [ "$possible" -gt "$online" ]; then
@@ -82,4 +88,6 @@ for n in $counts; do
 	p=$(((visits + ncg - 1) / ncg))
 	[ "$p" -gt "$passes" ] || p=$passes
 	"$bin/fleetscrape" scrape $k "$n" "$p" || exit 1
+	"$bin/fleetbpf" tree $k "$n" "$p" || exit 1
+	"$bin/fleetbpf" avgs $k "$n" "$avgs_seconds" || exit 1
 done
