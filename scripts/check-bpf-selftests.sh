@@ -70,9 +70,11 @@ for k in "$@"; do
 	else
 		echo "fail bpf-selftests:$k (exit $rc, $summary, $splats; log: $g/guest.log)"
 		grep -E '^#[0-9].*FAIL' "$g/summary.txt" | sed 's/^/    /' || true
-	fi
-done | tee "$out/results.txt"
-if grep -q '^fail bpf-selftests:patched' "$out/results.txt"; then
+	fi | tee "$g/result"
+done
+# the last result of each kernel, also of one not run this time
+cat "$out"/base/result "$out"/patched/result >"$out/results.txt" 2>/dev/null || true
+if grep -q '^fail bpf-selftests:patched' "$out/patched/result" 2>/dev/null; then
 	if grep -q '^fail bpf-selftests:base' "$out/results.txt"; then
 		info "both kernels fail: compare the FAIL lines; a test failing on both is not the series'"
 	fi
