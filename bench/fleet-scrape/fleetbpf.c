@@ -26,7 +26,6 @@
  * QEMU -icount shift=0.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <limits.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -35,6 +34,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "bench_cgroup.h"
 #include "fleet.h"
 #include "fleet.skel.h"
 
@@ -51,24 +51,17 @@ static void bpf_failed(const char *what, int err)
 	exit(1);
 }
 
+static void count_one(const char *dir, void *arg)
+{
+	(*(long *)arg)++;
+}
+
 /* cgroup directories of the subtree at path, path included */
 static long count_cgroups(const char *path)
 {
-	char sub[PATH_MAX];
-	struct dirent *de;
-	long n = 1;
-	DIR *d;
+	long n = 0;
 
-	d = opendir(path);
-	if (!d)
-		die(path);
-	while ((de = readdir(d))) {
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
-		n += count_cgroups(sub);
-	}
-	closedir(d);
+	walk_cgroups(path, count_one, &n);
 	return n;
 }
 
@@ -110,8 +103,6 @@ static void walk(struct fleet *skel, int link_fd)
 
 static int do_tree(const char *root, long n, int passes)
 {
-	LIBBPF_OPTS(bpf_iter_attach_opts, opts);
-	union bpf_iter_link_info linfo = {};
 	unsigned long long sum = 0, anon, file;
 	long cgroups = count_cgroups(root);
 	struct bpf_link *link;
@@ -132,11 +123,8 @@ static int do_tree(const char *root, long n, int passes)
 	err = fleet__load(skel);
 	if (err)
 		bpf_failed("loading fleet.bpf.o (verifier or BTF)", err);
-	linfo.cgroup.cgroup_fd = cgfd;
-	linfo.cgroup.order = BPF_CGROUP_ITER_DESCENDANTS_PRE;
-	opts.link_info = &linfo;
-	opts.link_info_len = sizeof(linfo);
-	link = bpf_program__attach_iter(skel->progs.fleet_tree, &opts);
+	link = attach_cgroup_iter(skel->progs.fleet_tree, cgfd,
+				  BPF_CGROUP_ITER_DESCENDANTS_PRE);
 	if (!link)
 		bpf_failed("attaching the cgroup iterator", -errno);
 

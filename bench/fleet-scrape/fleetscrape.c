@@ -28,7 +28,6 @@
  * shift=0, summed over all vCPUs that run meanwhile.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <limits.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -36,6 +35,7 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "bench_cgroup.h"
 
 #define NFILES 6
 #define CONTROLLERS "+memory +cpu +io"
@@ -153,7 +153,7 @@ static int do_grow(char **argv)
 	return 0;
 }
 
-static void add_cgroup(const char *path)
+static void add_cgroup(const char *path, void *unused)
 {
 	if (ncg == capcg) {
 		capcg = capcg ? 2 * capcg : 1024;
@@ -166,26 +166,6 @@ static void add_cgroup(const char *path)
 	if (!cgs[ncg])
 		die("strdup");
 	cglen[ncg++] = strlen(path);
-}
-
-/* pre-order walk of the cgroup directories under path */
-static void collect(const char *path)
-{
-	char sub[PATH_MAX];
-	struct dirent *de;
-	DIR *d;
-
-	add_cgroup(path);
-	d = opendir(path);
-	if (!d)
-		die(path);
-	while ((de = readdir(d))) {
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		join(sub, path, de->d_name);
-		collect(sub);
-	}
-	closedir(d);
 }
 
 static void read_to_eof(int fd)
@@ -284,7 +264,7 @@ static int do_scrape(char **argv)
 		fprintf(stderr, "fleetscrape: PASSES must be >= 1\n");
 		return 2;
 	}
-	collect(root);
+	walk_cgroups(root, add_cgroup, NULL);
 	fprintf(stderr, "fleetscrape: n=%ld: %ld cgroups, %d passes each\n",
 		n, ncg, passes);
 	measure("scrape", n, passes, -1);

@@ -32,6 +32,7 @@
 #include <bpf/libbpf.h>
 
 #include "bench.h"
+#include "bench_cgroup.h"
 #include "kvt.h"
 #include "kvt.skel.h"
 
@@ -185,8 +186,6 @@ static int compare(const struct kvt_stats *a, const struct kvt_stats *b, int ful
 
 int main(int argc, char **argv)
 {
-	LIBBPF_OPTS(bpf_iter_attach_opts, opts);
-	union bpf_iter_link_info linfo = {};
 	struct kvt_stats ts = {}, ks = {};
 	struct text t = { -1, -1, -1 };
 	const char *suffix = argc > 4 ? argv[4] : "";
@@ -225,11 +224,7 @@ int main(int argc, char **argv)
 	if (err)
 		bpf_failed("loading kvt.bpf.o (verifier or BTF)", err);
 	skel->bss->full = full;
-	linfo.cgroup.cgroup_fd = cgfd;
-	linfo.cgroup.order = BPF_CGROUP_ITER_SELF_ONLY;
-	opts.link_info = &linfo;
-	opts.link_info_len = sizeof(linfo);
-	link = bpf_program__attach_iter(skel->progs.kvt_query, &opts);
+	link = attach_cgroup_iter(skel->progs.kvt_query, cgfd, BPF_CGROUP_ITER_SELF_ONLY);
 	if (!link)
 		bpf_failed("attaching the cgroup iterator", -errno);
 
