@@ -8,6 +8,8 @@ set -euo pipefail
 src=${1:-$SRC}
 obj=${2:-$BUILD/obj/patched-test}
 [ -f "$obj/.config" ] || die "no configured kernel in $obj; build it first"
+# make runs in other directories: relative paths would land inside SRC
+src=$(realpath "$src") obj=$(realpath "$obj")
 log=$LOGS/selftests-build-$(basename "$obj").log
 step "building cgroup selftests (log: $log)"
 {

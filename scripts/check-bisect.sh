@@ -8,19 +8,40 @@
 # serves every file a commit did not change. A commit that changes a widely
 # included header still rebuilds most of the tree. Not part of the test
 # command; run it before posting.
+#
+#   check-bisect.sh [--from N] [CONFIG]
+#
+# --from N: only patches N.. of the series (the earlier ones built alone
+# before and unchanged since); the first one is built on top of the tree
+# the object directory holds, so its own build is the full check. A
+# missing build/obj/bisect-CONFIG starts as a copy of build/obj/patched-CONFIG
+# when that exists (same config, so only what the checked-out commit
+# changes is rebuilt).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/series.sh"
 
+from=1
+if [ "${1:-}" = --from ]; then
+	[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "usage: check-bisect.sh [--from N] [CONFIG]"
+	from=$2
+	shift 2
+fi
 cfg=${1:-test}
 tree=$SRC
 [ -d "$SRC/.git" ] || die "no work tree; run scripts/make-worktree.sh first"
 [ -z "$(sgit status --porcelain --untracked-files=no)" ] ||
 	die "the work tree $SRC has uncommitted changes; commit or stash them first"
 [ "$(sgit rev-parse --abbrev-ref HEAD)" = series ] || die "the work tree is not on branch 'series'"
+commits=$(sgit rev-list --reverse base..series | tail -n +"$from")
+[ -n "$commits" ] || die "the series has fewer than $from patches"
+if [ ! -d "$BUILD/obj/bisect-$cfg" ] && [ -f "$BUILD/obj/patched-$cfg/.config" ]; then
+	info "starting build/obj/bisect-$cfg as a copy of build/obj/patched-$cfg"
+	cp -a "$BUILD/obj/patched-$cfg" "$BUILD/obj/bisect-$cfg"
+fi
 trap 'sgit checkout -q series' EXIT
 failed=0
-for c in $(sgit rev-list --reverse base..series); do
+for c in $commits; do
 	subject=$(sgit log -1 --format=%s "$c")
 	git -C "$tree" checkout -q --detach "$c"
 	step "building $(git -C "$tree" log -1 --format=%h "$c") $subject"
