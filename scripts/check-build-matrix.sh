@@ -177,10 +177,20 @@ for name in "$@"; do
 		failed=1
 		continue
 	fi
-	# The changed objects this config builds: kbuild left a .cmd file.
+	# The changed objects this config builds: members of vmlinux.a (the thin
+	# archive of every built-in object) or of a lib.a. A .cmd file is not
+	# enough: entries share object directories, and an object that an
+	# earlier entry built (block/blk-cgroup.o before blk-cgroup-off) keeps
+	# its .cmd file.
+	built=$({
+		ar t "$pobj/vmlinux.a"
+		for a in "$pobj/lib/lib.a" "$pobj/arch/x86/lib/lib.a"; do
+			[ ! -f "$a" ] || ar t "$a"
+		done
+	} | sort -u)
 	objs=()
 	for o in $objects; do
-		[ -f "$pobj/$(dirname "$o")/.$(basename "$o").cmd" ] && objs+=("$o")
+		grep -qxF "$o" <<<"$built" && objs+=("$o")
 	done
 	step "matrix $name: W=1 on ${#objs[@]} changed objects, patched and base (logs: $log.{patched,base}-w1.log)"
 	if [ "${#objs[@]}" -gt 0 ] &&
