@@ -182,9 +182,11 @@ for name in "$@"; do
 	# enough: entries share object directories, and an object that an
 	# earlier entry built (block/blk-cgroup.o before blk-cgroup-off) keeps
 	# its .cmd file.
-	built=$({
-		ar t "$pobj/vmlinux.a"
-		for a in "$pobj/lib/lib.a" "$pobj/arch/x86/lib/lib.a"; do
+	# (ar prints a thin archive's members with the path it was given, so
+	# it is given relative ones)
+	built=$(cd "$pobj" && {
+		ar t vmlinux.a
+		for a in lib/lib.a arch/x86/lib/lib.a; do
 			[ ! -f "$a" ] || ar t "$a"
 		done
 	} | sort -u)
