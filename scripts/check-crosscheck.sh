@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# The value-level cross-check of the text stat files, outside CI. Builds
-# config test with tests/crosscheck/stat-printf.diff (each show function the
-# series converted also prints the same values with its old printf format
-# and WARNs if the bytes differ; see the diff's header) into
-# build/obj/xcheck-test (xcheck-break-test with --break), then runs under
-# it what the test command runs in the guest: all cgroup selftests, the
-# stat capture with two NUMA nodes and the odd reads, and SECONDS of the
-# stress run. Counts the cross-check
-# WARNs ("cgscale cross-check") in each boot's dmesg.
+# The value-level cross-checks, outside CI. Builds config test with the two
+# harness diffs of tests/crosscheck (see their headers) into
+# build/obj/xcheck-test (xcheck-break-test with --break):
+#   stat-printf.diff  each show function the series converted also prints the
+#                     same values with its old printf format and WARNs if the
+#                     bytes differ;
+#   psi-shadow.diff   upstream's PSI task counts, states and times kept beside
+#                     the series' own, compared after every change, at every
+#                     read, and for every CPU the avgs aggregator skips.
+# Then runs under it what the test command runs in the guest: all cgroup
+# selftests (test_psi among them), the stat capture with two NUMA nodes and
+# the odd reads, and SECONDS of the stress run. Counts the cross-check
+# reports ("cgscale cross-check") in each boot's dmesg.
 #
 #   check-crosscheck.sh [--stress SECONDS] [--break NAME]
 #
@@ -28,8 +32,10 @@ while [ $# -gt 0 ]; do
 	*) die "usage: check-crosscheck.sh [--stress SECONDS] [--break NAME]" ;;
 	esac
 done
-xdiff=$TOP/tests/crosscheck/stat-printf.diff
-withs=(--with "$xdiff")
+withs=()
+for d in stat-printf psi-shadow; do
+	withs+=(--with "$TOP/tests/crosscheck/$d.diff")
+done
 if [ -n "$brk" ]; then
 	[ -f "$TOP/tests/crosscheck/breaks/$brk.diff" ] ||
 		die "no tests/crosscheck/breaks/$brk.diff (see: ls tests/crosscheck/breaks)"
@@ -47,16 +53,17 @@ name=xcheck${brk:+-break}
 step "building config test with the cross-check${brk:+ and break $brk} (build/obj/$name-test)"
 "$TOP/scripts/build-kernel.sh" "${withs[@]}" test "$SRC" "$name" >"$out/build.log" 2>&1 || {
 	tail -n 20 "$out/build.log" >&2
-	die "building the cross-check kernel failed; log: $out/build.log (does $xdiff still apply to the series?)"
+	die "building the cross-check kernel failed; log: $out/build.log (do the diffs of tests/crosscheck still apply to the series?)"
 }
 kernel=$BUILD/obj/$name-test/arch/x86/boot/bzImage
 selftests=$BUILD/obj/patched-test/kselftest/cgroup
 [ -n "$brk" ] || [ -d "$selftests" ] ||
 	die "no cgroup selftests in $selftests; run scripts/build-kernel.sh test && scripts/build-selftests.sh first"
 
-# count NAME DMESG: the cross-check WARNs of one boot, and a line each
-# (the first mismatch of a boot WARNs, later ones print a rate-limited
-# line each; a boot that timed out has only its console log)
+# count NAME DMESG: the cross-check reports of one boot (stat-printf WARNs
+# on its first mismatch and prints a rate-limited line for later ones,
+# psi-shadow prints a line for each of its first 20; a boot that timed out
+# has only its console log)
 count() {
 	local n log=$2
 	[ -f "$log" ] || log=$(dirname "$2")/console.log
@@ -95,9 +102,9 @@ if [ -n "$brk" ]; then
 	fi
 else
 	if [ "$total" -eq 0 ]; then
-		echo "pass xcheck:no-mismatch (WARNs per boot: $summary)"
+		echo "pass xcheck:no-mismatch (reports per boot: $summary)"
 	else
-		echo "fail xcheck:no-mismatch ($total WARNs: $summary)"
+		echo "fail xcheck:no-mismatch ($total reports: $summary)"
 		failed=1
 	fi
 	for d in format selftests stress; do
