@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Before any mirror patch (issue 28 part 3, docs/psi-depth.md section 4):
+# how many of PSI's group updates would a scheme in which a group whose
+# only active contributor on a CPU is one child mirrors that child still
+# do, and how often would groups change between mirroring and keeping
+# state of their own? Builds config "bench" with
+# bench/psi/mirror-census.diff (build/obj/census-bench), boots it
+# once with 2 vCPUs, runs the psi benchmark's ping-pong (depth 1, 4, 8, 16)
+# and messaging (8 pairs in leaves of a depth 1, 4, 8 tree) and reads
+# /proc/psi_census around each (bench/psi/census-guest.sh). The counts are
+# events, not time, so no instruction clock is needed. Results in
+# build/psi-census/<date>/census.jsonl; prints a table per task change.
+#
+#   psi-census.sh [--rounds N] [--no-build]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+rounds=20000 build=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rounds) rounds=$2; shift 2 ;;
+	--no-build) build=; shift ;;
+	*) die "usage: psi-census.sh [--rounds N] [--no-build]" ;;
+	esac
+done
+out=$BUILD/psi-census/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out/bin"
+kernel=$BUILD/obj/census-bench/arch/x86/boot/bzImage
+if [ -n "$build" ]; then
+	step "building config bench with the census diff (build/obj/census-bench)"
+	"$TOP/scripts/build-kernel.sh" --with "$TOP/bench/psi/mirror-census.diff" \
+		bench "$SRC" census >"$out/build.log" 2>&1 || {
+		tail -n 20 "$out/build.log" >&2
+		die "building the census kernel failed; log: $out/build.log (does the diff still apply to the series?)"
+	}
+fi
+[ -f "$kernel" ] || die "no $kernel; run without --no-build"
+for p in pingpong messaging; do
+	gcc -O2 -static -Wall -pthread -I "$TOP/bench/include" -o "$out/bin/$p" \
+		"$TOP/bench/psi/$p.c" || die "compiling bench/psi/$p.c failed"
+done
+step "booting the census kernel, ping-pong and messaging ($rounds round trips; log: $out/boot/guest.log)"
+"$TOP/scripts/run-guest.sh" --kernel "$kernel" --out "$out/boot" --timeout 1800 -- \
+	"$TOP/bench/psi/census-guest.sh" "$out/bin" "$out/census.jsonl" "$rounds" >/dev/null 2>&1 ||
+	die "the census boot failed; logs: $out/boot"
+"$TOP/scripts/check-splats.py" "$out/boot/dmesg.txt" >/dev/null ||
+	die "kernel splat in the census boot; see $out/boot/dmesg.txt"
+python3 - "$out/census.jsonl" <<'PY'
+import json, sys
+print(f"{'workload':10} {'depth':>5} {'changes':>9} {'updates':>8} {'mirror':>8} {'modes':>8}   (per task change)")
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    c = max(r["changes"], 1)
+    print(f"{r['workload']:10} {r['depth']:>5} {r['changes']:>9} {r['updates'] / c:8.2f} "
+          f"{r['updates_mirror'] / c:8.2f} {r['mode_changes'] / c:8.2f}")
+PY
+info "results: $out/census.jsonl"
