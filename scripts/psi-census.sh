@@ -9,7 +9,8 @@
 # and messaging (8 pairs in leaves of a depth 1, 4, 8 tree) and reads
 # /proc/psi_census around each (bench/psi/census-guest.sh). The counts are
 # events, not time, so no instruction clock is needed. Results in
-# build/psi-census/<date>/census.jsonl; prints a table per task change.
+# build/psi-census/<date>/boot/census.jsonl (the guest writes only under
+# its --out directory); prints a table per task change.
 #
 #   psi-census.sh [--rounds N] [--no-build]
 set -euo pipefail
@@ -41,11 +42,11 @@ for p in pingpong messaging; do
 done
 step "booting the census kernel, ping-pong and messaging ($rounds round trips; log: $out/boot/guest.log)"
 "$TOP/scripts/run-guest.sh" --kernel "$kernel" --out "$out/boot" --timeout 1800 -- \
-	"$TOP/bench/psi/census-guest.sh" "$out/bin" "$out/census.jsonl" "$rounds" >/dev/null 2>&1 ||
+	"$TOP/bench/psi/census-guest.sh" "$out/bin" "$out/boot/census.jsonl" "$rounds" >/dev/null 2>&1 ||
 	die "the census boot failed; logs: $out/boot"
 "$TOP/scripts/check-splats.py" "$out/boot/dmesg.txt" >/dev/null ||
 	die "kernel splat in the census boot; see $out/boot/dmesg.txt"
-python3 - "$out/census.jsonl" <<'PY'
+python3 - "$out/boot/census.jsonl" <<'PY'
 import json, sys
 print(f"{'workload':10} {'depth':>5} {'changes':>9} {'updates':>8} {'mirror':>8} {'modes':>8}   (per task change)")
 for line in open(sys.argv[1]):
@@ -54,4 +55,4 @@ for line in open(sys.argv[1]):
     print(f"{r['workload']:10} {r['depth']:>5} {r['changes']:>9} {r['updates'] / c:8.2f} "
           f"{r['updates_mirror'] / c:8.2f} {r['mode_changes'] / c:8.2f}")
 PY
-info "results: $out/census.jsonl"
+info "results: $out/boot/census.jsonl"
