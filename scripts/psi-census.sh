@@ -28,6 +28,13 @@ out=$BUILD/psi-census/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out/bin"
 kernel=$BUILD/obj/census-bench/arch/x86/boot/bzImage
 if [ -n "$build" ]; then
+	# Start from the series' bench objects when there are any: the diff
+	# touches only kernel/sched/psi.c, so the build is then incremental
+	if [ ! -d "$BUILD/obj/census-bench" ] && [ -d "$BUILD/obj/patched-bench" ]; then
+		info "seeding build/obj/census-bench from build/obj/patched-bench"
+		cp -a "$BUILD/obj/patched-bench" "$BUILD/obj/census-bench.tmp" &&
+			mv "$BUILD/obj/census-bench.tmp" "$BUILD/obj/census-bench"
+	fi
 	step "building config bench with the census diff (build/obj/census-bench)"
 	"$TOP/scripts/build-kernel.sh" --with "$TOP/bench/psi/mirror-census.diff" \
 		bench "$SRC" census >"$out/build.log" 2>&1 || {
