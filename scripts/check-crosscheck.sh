@@ -13,7 +13,11 @@
 # the odd reads, and SECONDS of the stress run. Counts the cross-check
 # reports ("cgscale cross-check") in each boot's dmesg.
 #
-#   check-crosscheck.sh [--stress SECONDS] [--break NAME]
+#   check-crosscheck.sh [--stress SECONDS] [--break NAME] [--shadow DIFF]
+#
+# --shadow DIFF uses DIFF instead of tests/crosscheck/psi-shadow.diff, for
+# a work tree other than the series (CGSCALE_SRC), such as the PSI mirror
+# work in wip/psi-mirror.
 #
 # Passes with zero WARNs and no other kernel splat. --break NAME also
 # applies tests/crosscheck/breaks/NAME.diff, a deliberate formatting bug,
@@ -24,18 +28,17 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/series.sh"
 
-secs=60 brk=
+secs=60 brk= shadow=$TOP/tests/crosscheck/psi-shadow.diff
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stress) secs=$2; shift 2 ;;
 	--break) brk=$2; shift 2 ;;
-	*) die "usage: check-crosscheck.sh [--stress SECONDS] [--break NAME]" ;;
+	--shadow) shadow=$(realpath "$2"); shift 2 ;;
+	*) die "usage: check-crosscheck.sh [--stress SECONDS] [--break NAME] [--shadow DIFF]" ;;
 	esac
 done
-withs=()
-for d in stat-printf psi-shadow; do
-	withs+=(--with "$TOP/tests/crosscheck/$d.diff")
-done
+[ -f "$shadow" ] || die "no PSI shadow diff $shadow"
+withs=(--with "$TOP/tests/crosscheck/stat-printf.diff" --with "$shadow")
 if [ -n "$brk" ]; then
 	[ -f "$TOP/tests/crosscheck/breaks/$brk.diff" ] ||
 		die "no tests/crosscheck/breaks/$brk.diff (see: ls tests/crosscheck/breaks)"
