@@ -37,7 +37,7 @@ done
 mkdir -p "$out/bin" "$out/raw/psi" "$out/kernels"
 out=$(cd "$out" && pwd)
 
-[ -d "$SRC/.git" ] || die "no work tree; run scripts/make-worktree.sh first"
+[ -e "$SRC/.git" ] || die "no work tree; run scripts/make-worktree.sh first"
 harness=()
 for d in "$TOP"/bench/harness/*.diff; do
 	[ -f "$d" ] && harness+=(--with "$d")

@@ -29,7 +29,7 @@ if [ "${1:-}" = --from ]; then
 fi
 cfg=${1:-test}
 tree=$SRC
-[ -d "$SRC/.git" ] || die "no work tree; run scripts/make-worktree.sh first"
+[ -e "$SRC/.git" ] || die "no work tree; run scripts/make-worktree.sh first"
 [ -z "$(sgit status --porcelain --untracked-files=no)" ] ||
 	die "the work tree $SRC has uncommitted changes; commit or stash them first"
 [ "$(sgit rev-parse --abbrev-ref HEAD)" = series ] || die "the work tree is not on branch 'series'"

@@ -40,7 +40,7 @@ set -euo pipefail
 
 "$TOP/scripts/install-deps.sh" clang-19 lld-19 llvm-19 sparse >/dev/null
 need_cmd make gcc clang-19 ld.lld-19 flex bison bc pahole
-[ -d "$SRC/.git" ] || die "no work tree; run scripts/make-worktree.sh first"
+[ -e "$SRC/.git" ] || die "no work tree; run scripts/make-worktree.sh first"
 [ "$(sgit rev-parse --abbrev-ref HEAD)" = series ] ||
 	die "the work tree $SRC is not on branch 'series' (a check-bisect run?); check it out first"
 [ -z "$(sgit status --porcelain --untracked-files=no)" ] ||

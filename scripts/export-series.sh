@@ -5,7 +5,7 @@ set -euo pipefail
 . "$(dirname "$0")/series.sh"
 
 out=${1:-$TOP/patches}
-[ -d "$SRC/.git" ] || die "no work tree at $SRC; run scripts/make-worktree.sh first"
+[ -e "$SRC/.git" ] || die "no work tree at $SRC; run scripts/make-worktree.sh first"
 [ -z "$(sgit status --porcelain --untracked-files=no)" ] ||
 	die "the work tree $SRC has uncommitted changes; commit them first"
 [ "$(sgit rev-parse --abbrev-ref HEAD)" = series ] ||

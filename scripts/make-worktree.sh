@@ -41,7 +41,13 @@ apply_series() {
 }
 
 mkdir -p "$LOGS"
-if [ ! -d "$SRC/.git" ]; then
+# $SRC/.git is a directory, or a file when $SRC is a linked work tree
+# (git worktree add, e.g. CGSCALE_SRC=build/linux-edit)
+if [ -e "$SRC" ] && [ ! -e "$SRC/.git" ]; then
+	rmdir "$SRC" 2>/dev/null ||
+		die "$SRC exists but is not a git work tree; move it away (or point CGSCALE_SRC elsewhere) and run this again"
+fi
+if [ ! -e "$SRC/.git" ]; then
 	"$TOP/scripts/get-base.sh"
 	step "creating the work tree $SRC"
 	rm -rf "$SRC.tmp"
@@ -64,6 +70,12 @@ top-level '/*' rule dropped from .gitignore."
 fi
 
 if series_matches && [ -z "$(sgit status --porcelain)" ]; then
+	# A linked work tree (git worktree add) holds work on top of the
+	# series, and branch series is checked out in the main one: keep HEAD.
+	if [ -f "$SRC/.git" ]; then
+		info "linked work tree $SRC: series up to date with patches/, HEAD left at $(sgit log --oneline -1 HEAD)"
+		exit 0
+	fi
 	sgit checkout -q series
 	info "work tree up to date with patches/: $SRC"
 	exit 0

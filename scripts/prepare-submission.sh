@@ -30,7 +30,7 @@ export XDG_CACHE_HOME=$WORK/xdg/cache XDG_CONFIG_HOME=$WORK/xdg/config XDG_DATA_
 
 need_cmd git python3
 [ -x "$VENV/bin/b4" ] || die "b4 is not installed in $VENV; run scripts/install-deps.sh"
-[ -d "$SRC/.git" ] || die "no work tree at $SRC; run scripts/make-worktree.sh first"
+[ -e "$SRC/.git" ] || die "no work tree at $SRC; run scripts/make-worktree.sh first"
 git -C "$SRC" rev-parse -q --verify refs/tags/base >/dev/null ||
 	die "$SRC has no tag 'base'; run scripts/make-worktree.sh --force"
 mkdir -p "$LOG" "$WORK/covers"
