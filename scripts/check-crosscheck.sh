@@ -22,7 +22,8 @@
 # Passes with zero WARNs and no other kernel splat. --break NAME also
 # applies tests/crosscheck/breaks/NAME.diff, a deliberate formatting bug,
 # and then passes only if the cross-check fires (one boot, the stat
-# capture). Results in build/xcheck/<date>/; prints "pass xcheck:..." or
+# capture); NAME may also be the path of a break diff elsewhere (wip/).
+# Results in build/xcheck/<date>/; prints "pass xcheck:..." or
 # "fail xcheck:..." lines and exits 1 on a failure.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -40,9 +41,12 @@ done
 [ -f "$shadow" ] || die "no PSI shadow diff $shadow"
 withs=(--with "$TOP/tests/crosscheck/stat-printf.diff" --with "$shadow")
 if [ -n "$brk" ]; then
-	[ -f "$TOP/tests/crosscheck/breaks/$brk.diff" ] ||
-		die "no tests/crosscheck/breaks/$brk.diff (see: ls tests/crosscheck/breaks)"
-	withs+=(--with "$TOP/tests/crosscheck/breaks/$brk.diff")
+	# NAME, or the path of a break diff elsewhere (wip/)
+	brkdiff=$TOP/tests/crosscheck/breaks/$brk.diff
+	case $brk in */*) brkdiff=$(realpath "$brk"); brk=$(basename "$brk" .diff) ;; esac
+	[ -f "$brkdiff" ] ||
+		die "no $brkdiff (see: ls tests/crosscheck/breaks)"
+	withs+=(--with "$brkdiff")
 fi
 [ -z "$(sgit status --porcelain --untracked-files=no)" ] ||
 	die "the work tree $SRC has uncommitted changes; commit or stash them first"
