@@ -2,12 +2,19 @@
 # psi benchmark, guest side: guest.sh BINDIR
 # Pipe ping-pong between two tasks in sibling cgroups at each depth
 # (PSI_DEPTHS), then PSI_MSG_PAIRS pairs ping-ponging at once, each task in
-# its own leaf of a depth-D tree (messaging.c, PSI_MSG_DEPTHS).
+# its own leaf of a depth-D tree (messaging.c, PSI_MSG_DEPTHS), then the
+# cost of a cpu.pressure read of a group from a task DEPTH levels below it,
+# its only active task (chainread.c, PSI_READ_DEPTHS).
 bin=$1
 for d in ${PSI_DEPTHS:-1 4 8 16}; do
 	"$bin/pingpong" /sys/fs/cgroup "$d" "${PSI_ROUNDS:-20000}" || exit 1
 done
 # scripts/bench-psi-steps.sh builds the ping-pong alone
+if [ -x "$bin/chainread" ]; then
+	for d in ${PSI_READ_DEPTHS:-1 8 16}; do
+		"$bin/chainread" /sys/fs/cgroup "$d" "${PSI_READS:-2000}" || exit 1
+	done
+fi
 if [ ! -x "$bin/messaging" ]; then
 	echo "psi: $bin/messaging not built, messaging rows skipped" >&2
 	exit 0
