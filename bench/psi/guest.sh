@@ -15,6 +15,7 @@ if [ -x "$bin/chainread" ]; then
 		"$bin/chainread" /sys/fs/cgroup "$d" "${PSI_READS:-2000}" || exit 1
 	done
 fi
+# ... and without the messaging program
 if [ ! -x "$bin/messaging" ]; then
 	echo "psi: $bin/messaging not built, messaging rows skipped" >&2
 	exit 0
