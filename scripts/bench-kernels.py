@@ -15,9 +15,11 @@ summary.json) and matches [a-z][a-z0-9_]*; SPEC is one of
   base           the pinned base tree
   patched        the work tree (the series)
   ablation:NAME  the base tree plus bench/ablations/NAME.diff
+  wip:NAME       the work tree plus the patches wip/NAME/*.patch (work in
+                 progress on top of the series, see scripts/wip-diff.sh)
 all built from config "bench" with the harness diffs of bench/harness.
 Without the file: "base=base patched=patched".
-KERNEL is the kernel's build name: base, patched or ablation-NAME (objects in
+KERNEL is the kernel's build name: base, patched, ablation-NAME or wip-NAME (objects in
 build/obj/KERNEL-bench, files kernels/KERNEL.* of a run).
 """
 import pathlib
@@ -28,6 +30,7 @@ TOP = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT = "base=base patched=patched"
 KEY = re.compile(r"[a-z][a-z0-9_]*")
 ABLATION = re.compile(r"ablation:([A-Za-z0-9][A-Za-z0-9._-]*)")
+WIP = re.compile(r"wip:([A-Za-z0-9][A-Za-z0-9._-]*)")
 # fields of a summary.json row, which a key must not overwrite
 RESERVED = {"benchmark", "metric", "unit", "better", "ratio", "significant", "keys"}
 
@@ -37,7 +40,8 @@ class KernelsError(Exception):
 
 
 def kernel_name(spec):
-    """'base' -> 'base', 'ablation:x' -> 'ablation-x' (build and file name)"""
+    """'base' -> 'base', 'ablation:x' -> 'ablation-x', 'wip:x' -> 'wip-x'
+    (build and file name)"""
     return spec.replace(":", "-", 1)
 
 
@@ -65,12 +69,18 @@ def parse(text, where="kernels", top=TOP):
             raise KernelsError(f"{where}: key {key!r} is reserved (a field of summary.json rows)")
         if spec not in ("base", "patched"):
             m = ABLATION.fullmatch(spec)
-            if not m:
-                raise KernelsError(f"{where}: unknown kernel {spec!r} (want base, patched "
-                                   "or ablation:NAME)")
-            diff = None if top is None else top / "bench" / "ablations" / f"{m.group(1)}.diff"
-            if diff is not None and not diff.is_file():
-                raise KernelsError(f"{where}: {spec}: no ablation diff {rel(diff, top)}")
+            w = WIP.fullmatch(spec)
+            if not m and not w:
+                raise KernelsError(f"{where}: unknown kernel {spec!r} (want base, patched, "
+                                   "ablation:NAME or wip:NAME)")
+            if m and top is not None:
+                diff = top / "bench" / "ablations" / f"{m.group(1)}.diff"
+                if not diff.is_file():
+                    raise KernelsError(f"{where}: {spec}: no ablation diff {rel(diff, top)}")
+            if w and top is not None:
+                d = top / "wip" / w.group(1)
+                if not any(d.glob("*.patch")):
+                    raise KernelsError(f"{where}: {spec}: no patches in {rel(d, top)}")
         pair.append((key, spec))
     if pair[0][0] == pair[1][0]:
         raise KernelsError(f"{where}: the two keys are the same ({pair[0][0]!r})")

@@ -7,12 +7,14 @@
 # Each benchmark compares two kernels, named in bench/B/kernels by one line
 # "KEY=SPEC KEY=SPEC", the reference first (ratio = second/first); without
 # the file "base=base patched=patched". SPEC: base (the pinned base tree),
-# patched (the work tree) or ablation:NAME (the base tree plus
-# bench/ablations/NAME.diff); scripts/bench-kernels.py parses the files.
+# patched (the work tree), ablation:NAME (the base tree plus
+# bench/ablations/NAME.diff) or wip:NAME (the work tree plus the patches
+# wip/NAME/*.patch, as one diff made by scripts/wip-diff.sh);
+# scripts/bench-kernels.py parses the files.
 # Full mode builds the kernels the chosen benchmarks need, from config
 # "bench", each with the harness-only diffs of bench/harness/ (inert unless
 # a variant asks for them, see their headers), into build/obj/KERNEL-bench
-# (KERNEL: base, patched, ablation-NAME), and boots each benchmark's two
+# (KERNEL: base, patched, ablation-NAME, wip-NAME), and boots each benchmark's two
 # kernels once per variant and iteration, alternating A B / B A. Smoke mode
 # runs the patched test kernel alone, under key "patched", once with tiny
 # parameters (bench/*/smoke.env) to keep the suite working, also for
@@ -109,12 +111,16 @@ else
 	done
 	if [ "$build" -eq 1 ]; then
 		step "kernels to build: ${kernels[*]}"
-		case " ${kernels[*]} " in *" patched "*) "$TOP/scripts/make-worktree.sh" ;; esac
+		case " ${kernels[*]} " in *" patched "*|*" wip-"*) "$TOP/scripts/make-worktree.sh" ;; esac
 		case " ${kernels[*]} " in *" base "*|*" ablation-"*) "$TOP/scripts/get-base.sh" ;; esac
 		for k in "${kernels[@]}"; do
 			case $k in
 			base) "$TOP/scripts/build-kernel.sh" "${harness[@]}" bench "$BASE_TREE" base ;;
 			patched) "$TOP/scripts/build-kernel.sh" "${harness[@]}" bench "$SRC" patched ;;
+			wip-*)
+				"$TOP/scripts/wip-diff.sh" "${k#wip-}" "$BUILD/$k.diff"
+				"$TOP/scripts/build-kernel.sh" "${harness[@]}" \
+					--ablation "$BUILD/$k.diff" bench "$SRC" "$k" ;;
 			ablation-*)
 				"$TOP/scripts/build-kernel.sh" "${harness[@]}" \
 					--ablation "$TOP/bench/ablations/${k#ablation-}.diff" bench "$BASE_TREE" "$k" ;;
@@ -135,6 +141,14 @@ for k in "${kernels[@]}"; do
 		want="$(basename "$diff") $(sha256sum <"$diff" | cut -d' ' -f1)"
 		[ "$(cat "${image[$k]}/.ablation" 2>/dev/null)" = "$want" ] ||
 			die "${image[$k]} was not built with the current ${diff#"$TOP"/} (${image[$k]}/.ablation); rebuild it (run without --no-build)"
+		cp "${image[$k]}/.ablation" "$out/kernels/$k.ablation" ;;
+	wip-*)
+		# built with these very patches on this work tree
+		"$TOP/scripts/wip-diff.sh" "${k#wip-}" "$BUILD/$k.diff"
+		want="$k.diff $(sha256sum <"$BUILD/$k.diff" | cut -d' ' -f1)"
+		[ "$(cat "${image[$k]}/.ablation" 2>/dev/null)" = "$want" ] ||
+			die "${image[$k]} was not built with the current wip/${k#wip-} on $SRC (${image[$k]}/.ablation); rebuild it (run without --no-build)"
+		cp "$BUILD/$k.diff" "$out/kernels/$k.diff"
 		cp "${image[$k]}/.ablation" "$out/kernels/$k.ablation" ;;
 	*)
 		[ ! -s "${image[$k]}/.ablation" ] ||

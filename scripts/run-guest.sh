@@ -3,7 +3,7 @@
 #
 #   run-guest.sh [--kernel BZIMAGE] [--out DIR] [--timeout SECS]
 #                [--clock icount|wall] [--mttcg] [--cpus SMP] [--memory SIZE] [--numa]
-#                [--append KERNEL_ARG]...
+#                [--append KERNEL_ARG]... [--qemu-extra OPTS]
 #                -- CMD...
 #
 # The guest sees the host's root file system (copy-on-write) and DIR read-write.
@@ -19,6 +19,8 @@
 # counts retired instructions, which repeats to ~0.05% between boots.
 # --mttcg (TCG, wall clock only) asks for multi-threaded TCG: each vCPU gets
 # a host thread, so the vCPUs really run at the same time.
+# --qemu-extra adds options to QEMU's command line (TCG only), e.g. the
+# instruction trace of scripts/profile-insns.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -30,6 +32,7 @@ cpus=2
 memory=2G
 numa=0
 mttcg=0
+qemu_extra=
 append=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -42,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--numa) numa=1; shift ;;
 	--mttcg) mttcg=1; shift ;;
 	--append) append+=(--append "$2"); shift 2 ;;
+	--qemu-extra) qemu_extra=$2; shift 2 ;;
 	--) shift; break ;;
 	*) die "run-guest.sh: unknown option $1" ;;
 	esac
@@ -70,14 +74,18 @@ vng_args=(--run "$kernel" --cpus "$smp" --memory "$memory" --rwdir "$out" --verb
 	--append "panic=-1" "${append[@]}")
 if [ "$accel" = tcg ]; then
 	vng_args+=(--disable-kvm)
+	qopts=$qemu_extra
 	if [ "$clock" = icount ]; then
 		[ "$mttcg" -eq 0 ] || die "--mttcg and --clock icount don't go together: icount runs one vCPU at a time"
-		vng_args+=(--qemu-opts "-icount shift=0,sleep=off")
+		qopts="-icount shift=0,sleep=off${qopts:+ $qopts}"
 	elif [ "$mttcg" -eq 1 ]; then
-		vng_args+=("--qemu-opts=-accel tcg,thread=multi")
+		qopts="-accel tcg,thread=multi${qopts:+ $qopts}"
 	fi
+	[ -z "$qopts" ] || vng_args+=("--qemu-opts=$qopts")
 elif [ "$clock" = icount ]; then
 	die "--clock icount needs TCG (CGSCALE_ACCEL=tcg); under KVM use --clock wall"
+elif [ -n "$qemu_extra" ]; then
+	die "--qemu-extra is for TCG (this host runs guests under KVM); set CGSCALE_ACCEL=tcg"
 fi
 if [ "$numa" -eq 1 ]; then
 	half=$(( ${memory%G} * 512 ))M

@@ -33,6 +33,16 @@ def test_good_file_and_default(tmp_path):
     assert bk.line(bk.pair_of("seed", top)) == "off=ablation:shrinker-loop on=base"
 
 
+def test_wip_kernel(tmp_path, capsys):
+    top = tree(tmp_path, {"bench/psi/kernels": "series=patched mirror=wip:psi-mirror\n",
+                          "wip/psi-mirror/0001-x.patch": "diff --git a/x b/x\n"})
+    assert bk.pair_of("psi", top) == [("series", "patched"), ("mirror", "wip:psi-mirror")]
+    assert bk.main(["bench-kernels.py", "pairs", "psi"], top=top) == 0
+    assert capsys.readouterr().out.split() == [
+        "psi", "series", "patched", "mirror", "wip-psi-mirror",
+        "series=patched", "mirror=wip:psi-mirror"]
+
+
 def test_pairs_command(tmp_path, capsys):
     top = tree(tmp_path, {"bench/seed/kernels": "off=ablation:shrinker-loop on=base\n",
                           "bench/ablations/shrinker-loop.diff": "--- a/x\n"})
@@ -67,6 +77,8 @@ def test_the_repository_s_benchmarks_parse():
     ("a=base b=ablation:\n", "unknown kernel 'ablation:'"),
     ("a=base b=ablation:../x\n", "unknown kernel 'ablation:../x'"),
     ("a=base b=ablation:nosuch\n", "no ablation diff bench/ablations/nosuch.diff"),
+    ("a=patched b=wip:nosuch\n", "no patches in wip/nosuch"),
+    ("a=patched b=wip:../x\n", "unknown kernel 'wip:../x'"),
 ])
 def test_bad_files(tmp_path, capsys, text, message):
     top = tree(tmp_path, {"bench/b/kernels": text, "bench/ablations/x.diff": ""})

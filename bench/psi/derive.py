@@ -1,11 +1,13 @@
 """psi: PSI overhead = cost with PSI on - cost with PSI off, per iteration.
 
 round_trip_depthD -> overhead_depthD (sibling ping-pong),
-messaging_depthD -> messaging_overhead_depthD (many pairs in many leaves).
+messaging_depthD -> messaging_overhead_depthD (many pairs in many leaves),
+lone_round_trip_depthD -> lone_overhead_depthD (one task alone in its groups).
 """
 
 PREFIXES = {"round_trip_depth": "overhead_depth",
-            "messaging_depth": "messaging_overhead_depth"}
+            "messaging_depth": "messaging_overhead_depth",
+            "lone_round_trip_depth": "lone_overhead_depth"}
 
 
 def derive(samples):

@@ -1,13 +1,18 @@
 #!/bin/bash
 # psi benchmark, guest side: guest.sh BINDIR
 # Pipe ping-pong between two tasks in sibling cgroups at each depth
-# (PSI_DEPTHS), then PSI_MSG_PAIRS pairs ping-ponging at once, each task in
+# (PSI_DEPTHS), then with one task at the root and the other alone in its
+# groups, which go idle and active on every round trip (PSI_LONE_DEPTHS),
+# then PSI_MSG_PAIRS pairs ping-ponging at once, each task in
 # its own leaf of a depth-D tree (messaging.c, PSI_MSG_DEPTHS), then the
 # cost of a cpu.pressure read of a group from a task DEPTH levels below it,
 # its only active task (chainread.c, PSI_READ_DEPTHS).
 bin=$1
 for d in ${PSI_DEPTHS:-1 4 8 16}; do
 	"$bin/pingpong" /sys/fs/cgroup "$d" "${PSI_ROUNDS:-20000}" || exit 1
+done
+for d in ${PSI_LONE_DEPTHS:-1 8 16}; do
+	"$bin/pingpong" /sys/fs/cgroup "$d" "${PSI_ROUNDS:-20000}" lone || exit 1
 done
 # scripts/bench-psi-steps.sh builds the ping-pong alone
 if [ -x "$bin/chainread" ]; then

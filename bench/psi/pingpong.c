@@ -3,7 +3,7 @@
  * pingpong: cost of a task-switch round trip between two tasks in two
  * different cgroups at a given depth, both on one CPU.
  *
- *   pingpong ROOT DEPTH ROUNDS
+ *   pingpong ROOT DEPTH ROUNDS [lone]
  *
  * Creates ROOT/pp1/.../pp{DEPTH-1}/{ppa,ppb}, so that both leaves are at
  * level DEPTH below ROOT (depth 1: ROOT/ppa and ROOT/ppb), puts the tasks in them,
@@ -12,6 +12,12 @@
  * groups of both cgroups' ancestors. Prints one JSON line in the bench
  * suite's format: guest CLOCK_MONOTONIC nanoseconds per round trip (under
  * QEMU -icount shift=0 that is retired guest instructions per round trip).
+ *
+ * With "lone", the first task stays in ROOT and only the second goes to
+ * ROOT/pp1/.../ppb: the second task is then the only task of its groups
+ * and all of them go idle and active again on every round trip, as the
+ * groups of a mostly idle service do at each of its wakeups. The metric
+ * is then lone_round_trip_depthD.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,15 +39,16 @@
 int main(int argc, char **argv)
 {
 	char dir[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
-	int ab[2], ba[2], depth, i;
+	int ab[2], ba[2], depth, lone, i;
 	long rounds;
 	long long t0, t1;
 	char c = 0;
 	pid_t pid;
 
 	bench_prog = "pingpong";
-	if (argc != 4) {
-		fprintf(stderr, "usage: pingpong CGROUP_ROOT DEPTH ROUNDS\n");
+	lone = argc == 5 && !strcmp(argv[4], "lone");
+	if (argc != 4 && !lone) {
+		fprintf(stderr, "usage: pingpong CGROUP_ROOT DEPTH ROUNDS [lone]\n");
 		return 2;
 	}
 	depth = atoi(argv[2]);
@@ -83,7 +90,7 @@ int main(int argc, char **argv)
 	}
 	close(ab[0]);
 	close(ba[1]);
-	enter(a);
+	enter(lone ? argv[1] : a);
 	/* warm up */
 	for (i = 0; i < 1000; i++)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
@@ -96,8 +103,8 @@ int main(int argc, char **argv)
 	close(ab[1]);
 	waitpid(pid, NULL, 0);
 	enter(argv[1]);
-	printf("{\"metric\": \"round_trip_depth%d\", \"unit\": \"ns\", \"better\": \"lower\", \"value\": %.1f, \"rounds\": %ld}\n",
-	       depth, (double)(t1 - t0) / rounds, rounds);
+	printf("{\"metric\": \"%sround_trip_depth%d\", \"unit\": \"ns\", \"better\": \"lower\", \"value\": %.1f, \"rounds\": %ld}\n",
+	       lone ? "lone_" : "", depth, (double)(t1 - t0) / rounds, rounds);
 
 	/* remove the hierarchy, leaves first */
 	rmdir(a);

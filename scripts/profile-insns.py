@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Guest kernel instructions per function, from a QEMU instruction trace.
+
+usage: profile-insns.py count VMLINUX EXEC_LOG [PCS] -> JSON {function: instructions}
+       profile-insns.py diff A.json B.json N [TOP]    -> table of (B - A) / N
+
+count also writes {pc: executions} to PCS if given (diff works on those
+too: compare them with the disassembly, objdump -d VMLINUX).
+
+The trace is what scripts/profile-insns.sh records: QEMU TCG with one guest
+instruction per translation block (-singlestep), no block chaining and
+"-d exec", so every executed instruction inside the -dfilter ranges is one
+"Trace" line whose pc this maps to the vmlinux function holding it. Two
+boots that differ only in the rounds of a benchmark give, with "diff", the
+instructions per round in each function: under -icount the rest of the two
+boots retires the same instructions.
+"""
+import bisect
+import json
+import re
+import subprocess
+import sys
+
+TRACE = re.compile(r"^Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
+
+
+def symbols(vmlinux):
+    out = subprocess.run(["nm", "-n", "--defined-only", vmlinux], check=True,
+                         capture_output=True, text=True).stdout
+    addrs, names = [], []
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in "tTwW":
+            addrs.append(int(f[0], 16))
+            names.append(f[2])
+    return addrs, names
+
+
+def count(vmlinux, log, pcs_out=None):
+    addrs, names = symbols(vmlinux)
+    by_pc = {}
+    with open(log, errors="replace") as fh:
+        for line in fh:
+            m = TRACE.match(line)
+            if m:
+                pc = int(m.group(1), 16)
+                by_pc[pc] = by_pc.get(pc, 0) + 1
+    if pcs_out:
+        with open(pcs_out, "w") as fh:
+            json.dump({f"{pc:x}": n for pc, n in sorted(by_pc.items())}, fh, indent=0)
+    funcs = {}
+    for pc, n in by_pc.items():
+        i = bisect.bisect_right(addrs, pc) - 1
+        name = names[i] if i >= 0 else hex(pc)
+        funcs[name] = funcs.get(name, 0) + n
+    return dict(sorted(funcs.items(), key=lambda kv: -kv[1]))
+
+
+def diff(a, b, n, top=25):
+    names = set(a) | set(b)
+    rows = sorted(((b.get(k, 0) - a.get(k, 0)) / n, k) for k in names)
+    rows.reverse()
+    total = sum(r[0] for r in rows)
+    print(f"{'function':40s} {'insns/round':>12s}")
+    for v, k in rows[:top]:
+        if abs(v) >= 0.05:
+            print(f"{k:40s} {v:12.1f}")
+    print(f"{'total':40s} {total:12.1f}")
+
+
+def main(argv):
+    if len(argv) in (4, 5) and argv[1] == "count":
+        json.dump(count(argv[2], argv[3], argv[4] if len(argv) == 5 else None),
+                  sys.stdout, indent=1)
+        print()
+        return 0
+    if len(argv) in (5, 6) and argv[1] == "diff":
+        a, b = (json.load(open(p)) for p in argv[2:4])
+        diff(a, b, float(argv[4]), int(argv[5]) if len(argv) == 6 else 25)
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Count the guest kernel's instructions per function while a command runs.
+#
+#   profile-insns.sh --kernel BZIMAGE --vmlinux VMLINUX --funcs REGEX
+#                    --out DIR [--append KERNEL_ARG]... -- CMD...
+#
+# Boots BZIMAGE under QEMU TCG with the icount clock, one guest instruction
+# per translation block (-singlestep), no block chaining and "-d exec"
+# restricted (-dfilter) to the functions of VMLINUX whose names match the
+# extended regular expression REGEX, then runs CMD in the guest
+# (scripts/run-guest.sh). Every executed instruction in those functions is
+# one trace line; scripts/profile-insns.py maps them to functions and
+# writes DIR/insns.json ({function: instructions over the whole boot}) and
+# DIR/pcs.json ({pc: executions}).
+# The boot is slow (every instruction is its own block): minutes, not
+# seconds. Profile the same command twice with different numbers of rounds
+# and "profile-insns.py diff A B ROUNDS" gives the instructions per round
+# in each function: under -icount everything else retires the same
+# instructions in both boots. For finding where a benchmark's instructions
+# go; the numbers reported are the benchmark's own (scripts/bench.sh).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernel='' vmlinux='' funcs='' out=''
+append=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--vmlinux) vmlinux=$2; shift 2 ;;
+	--funcs) funcs=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--append) append+=(--append "$2"); shift 2 ;;
+	--) shift; break ;;
+	*) die "profile-insns.sh: unknown option $1" ;;
+	esac
+done
+[ -n "$kernel" ] && [ -n "$vmlinux" ] && [ -n "$funcs" ] && [ -n "$out" ] && [ $# -gt 0 ] ||
+	die "usage: profile-insns.sh --kernel BZIMAGE --vmlinux VMLINUX --funcs REGEX --out DIR [--append ARG]... -- CMD..."
+[ -f "$vmlinux" ] || die "no vmlinux at $vmlinux (the one built with $kernel)"
+need_cmd nm
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+ranges=$(nm -S --defined-only "$vmlinux" |
+	awk -v re="$funcs" 'NF == 4 && $3 ~ /^[tTwW]$/ && $4 ~ re { printf "%s0x%s+0x%s", sep, $1, $2; sep = "," }')
+[ -n "$ranges" ] || die "no function of $vmlinux matches '$funcs'"
+info "tracing $(tr ',' '\n' <<<"$ranges" | wc -l) functions matching '$funcs'"
+rm -f "$out/exec.log"
+step "booting with the instruction trace (log: $out/guest/console.log)"
+CGSCALE_ACCEL=tcg "$TOP/scripts/run-guest.sh" --kernel "$kernel" --out "$out/guest" \
+	--clock icount --timeout 3600 "${append[@]}" \
+	--qemu-extra "-singlestep -d nochain,exec -dfilter $ranges -D $out/exec.log" -- "$@" ||
+	die "the profiled boot failed; logs: $out/guest"
+[ -s "$out/exec.log" ] || die "QEMU wrote no trace ($out/exec.log); see $out/guest/vng-cmdline.txt"
+step "counting ($(du -h "$out/exec.log" | cut -f1) of trace)"
+"$TOP/scripts/profile-insns.py" count "$vmlinux" "$out/exec.log" "$out/pcs.json" >"$out/insns.json"
+rm -f "$out/exec.log"
+info "instructions per function: $out/insns.json"
