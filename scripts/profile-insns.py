@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
 """Guest kernel instructions per function, from a QEMU instruction trace.
 
-usage: profile-insns.py count VMLINUX EXEC_LOG [PCS] -> JSON {function: instructions}
+usage: profile-insns.py count [--between FUNC] VMLINUX EXEC_LOG [PCS]
+                                                   -> JSON {function: instructions}
        profile-insns.py diff A.json B.json N [TOP]    -> table of (B - A) / N
 
 count also writes {pc: executions} to PCS if given (diff works on those
-too: compare them with the disassembly, objdump -d VMLINUX).
+too: compare them with the disassembly, objdump -d VMLINUX). With
+--between FUNC it counts only from the first instruction of FUNC in the
+trace to its last: a benchmark that calls FUNC (for example reads a
+pressure file, psi_show) right before and after its timed part leaves
+just that part, and its two calls of FUNC, in the counts, without the
+boot, so one boot is enough (bench/psi/pingpong.c: PSI_MARK).
 
 The trace is what scripts/profile-insns.sh records: QEMU TCG with one guest
 instruction per translation block (-singlestep), no block chaining and
@@ -36,15 +42,25 @@ def symbols(vmlinux):
     return addrs, names
 
 
-def count(vmlinux, log, pcs_out=None):
+def count(vmlinux, log, pcs_out=None, between=None):
     addrs, names = symbols(vmlinux)
-    by_pc = {}
+    seq = []
     with open(log, errors="replace") as fh:
         for line in fh:
             m = TRACE.match(line)
             if m:
-                pc = int(m.group(1), 16)
-                by_pc[pc] = by_pc.get(pc, 0) + 1
+                seq.append(int(m.group(1), 16))
+    if between:
+        fn = {}
+        inside = [i for i, pc in enumerate(seq)
+                  if fn.setdefault(pc, names[bisect.bisect_right(addrs, pc) - 1]) == between]
+        if len(inside) < 2:
+            raise SystemExit(f"profile-insns.py: {between} is not in the trace twice; "
+                             "did the benchmark call it before and after its timed part?")
+        seq = seq[inside[0]:inside[-1] + 1]
+    by_pc = {}
+    for pc in seq:
+        by_pc[pc] = by_pc.get(pc, 0) + 1
     if pcs_out:
         with open(pcs_out, "w") as fh:
             json.dump({f"{pc:x}": n for pc, n in sorted(by_pc.items())}, fh, indent=0)
@@ -69,8 +85,12 @@ def diff(a, b, n, top=25):
 
 
 def main(argv):
+    between = None
+    if len(argv) > 3 and argv[1] == "count" and argv[2] == "--between":
+        between = argv[3]
+        argv = argv[:2] + argv[4:]
     if len(argv) in (4, 5) and argv[1] == "count":
-        json.dump(count(argv[2], argv[3], argv[4] if len(argv) == 5 else None),
+        json.dump(count(argv[2], argv[3], argv[4] if len(argv) == 5 else None, between),
                   sys.stdout, indent=1)
         print()
         return 0

@@ -2,7 +2,7 @@
 # Count the guest kernel's instructions per function while a command runs.
 #
 #   profile-insns.sh --kernel BZIMAGE --vmlinux VMLINUX --funcs REGEX
-#                    --out DIR [--append KERNEL_ARG]... -- CMD...
+#                    --out DIR [--between FUNC] [--append KERNEL_ARG]... -- CMD...
 #
 # Boots BZIMAGE under QEMU TCG with the icount clock, one guest instruction
 # per translation block (-singlestep), no block chaining and "-d exec"
@@ -13,15 +13,19 @@
 # writes DIR/insns.json ({function: instructions over the whole boot}) and
 # DIR/pcs.json ({pc: executions}).
 # The boot is slow (every instruction is its own block): minutes, not
-# seconds. Profile the same command twice with different numbers of rounds
-# and "profile-insns.py diff A B ROUNDS" gives the instructions per round
-# in each function: under -icount everything else retires the same
-# instructions in both boots. For finding where a benchmark's instructions
-# go; the numbers reported are the benchmark's own (scripts/bench.sh).
+# seconds. With --between FUNC only the instructions from the first call
+# of FUNC to the last are counted (FUNC must match REGEX): a benchmark that
+# calls it right before and after its timed part (bench/psi/pingpong.c
+# with PSI_MARK=/proc/pressure/cpu calls psi_show) gets its part alone.
+# Without it the whole boot is counted; two boots with different rounds
+# and "profile-insns.py diff A B ROUNDS" then give the instructions per
+# round, up to the boots' own differences (I/O timing moves interrupts
+# even under -icount). For finding where a benchmark's instructions go;
+# the numbers reported are the benchmark's own (scripts/bench.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel='' vmlinux='' funcs='' out=''
+kernel='' vmlinux='' funcs='' out='' between=()
 append=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -29,13 +33,14 @@ while [ $# -gt 0 ]; do
 	--vmlinux) vmlinux=$2; shift 2 ;;
 	--funcs) funcs=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--between) between=(--between "$2"); shift 2 ;;
 	--append) append+=(--append "$2"); shift 2 ;;
 	--) shift; break ;;
 	*) die "profile-insns.sh: unknown option $1" ;;
 	esac
 done
 [ -n "$kernel" ] && [ -n "$vmlinux" ] && [ -n "$funcs" ] && [ -n "$out" ] && [ $# -gt 0 ] ||
-	die "usage: profile-insns.sh --kernel BZIMAGE --vmlinux VMLINUX --funcs REGEX --out DIR [--append ARG]... -- CMD..."
+	die "usage: profile-insns.sh --kernel BZIMAGE --vmlinux VMLINUX --funcs REGEX --out DIR [--between FUNC] [--append ARG]... -- CMD..."
 [ -f "$vmlinux" ] || die "no vmlinux at $vmlinux (the one built with $kernel)"
 need_cmd nm
 mkdir -p "$out"
@@ -52,6 +57,6 @@ CGSCALE_ACCEL=tcg "$TOP/scripts/run-guest.sh" --kernel "$kernel" --out "$out/gue
 	die "the profiled boot failed; logs: $out/guest"
 [ -s "$out/exec.log" ] || die "QEMU wrote no trace ($out/exec.log); see $out/guest/vng-cmdline.txt"
 step "counting ($(du -h "$out/exec.log" | cut -f1) of trace)"
-"$TOP/scripts/profile-insns.py" count "$vmlinux" "$out/exec.log" "$out/pcs.json" >"$out/insns.json"
+"$TOP/scripts/profile-insns.py" count "${between[@]}" "$vmlinux" "$out/exec.log" "$out/pcs.json" >"$out/insns.json"
 rm -f "$out/exec.log"
 info "instructions per function: $out/insns.json"

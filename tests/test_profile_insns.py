@@ -33,3 +33,14 @@ def test_diff_per_round(capsys):
     assert out[1].split() == ["psi_a", "10.0"]
     assert out[2].split() == ["psi_c", "2.0"]
     assert out[-1].split() == ["total", "12.0"]
+
+
+def test_count_between_marks(tmp_path, monkeypatch):
+    monkeypatch.setattr(pi, "symbols", lambda v: ([0x1000, 0x2000, 0x3000],
+                                                   ["boot_fn", "psi_show", "psi_x"]))
+    lines = ["1000", "3000", "2000", "2004", "3000", "3004", "1000", "2000", "3000", "1000"]
+    log = tmp_path / "exec.log"
+    log.write_text("".join(f"Trace 0: 0x7f00 [0000000000000000/{pc}/0/0] \n" for pc in lines))
+    # from the first psi_show instruction to the last one: boot_fn once,
+    # psi_x twice, psi_show three times
+    assert pi.count("vmlinux", log, between="psi_show") == {"psi_show": 3, "psi_x": 2, "boot_fn": 1}

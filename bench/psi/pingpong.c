@@ -18,6 +18,11 @@
  * and all of them go idle and active again on every round trip, as the
  * groups of a mostly idle service do at each of its wakeups. The metric
  * is then lone_round_trip_depthD.
+ *
+ * With PSI_MARK=FILE in the environment it reads FILE (a pressure file)
+ * right before and right after the timed rounds: the reads show in a
+ * kernel instruction trace (scripts/profile-insns.sh --between psi_show)
+ * where the rounds begin and end.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,7 +47,9 @@ int main(int argc, char **argv)
 	int ab[2], ba[2], depth, lone, i;
 	long rounds;
 	long long t0, t1;
-	char c = 0;
+	char c = 0, buf[256];
+	const char *mark;
+	int markfd = -1;
 	pid_t pid;
 
 	bench_prog = "pingpong";
@@ -72,6 +79,12 @@ int main(int argc, char **argv)
 		die("mkdir leaf");
 	if (pipe(ab) || pipe(ba))
 		die("pipe");
+	mark = getenv("PSI_MARK");
+	if (mark && *mark) {
+		markfd = open(mark, O_RDONLY);
+		if (markfd < 0)
+			die(mark);
+	}
 
 	pin_cpu0();
 	pid = fork();
@@ -95,11 +108,15 @@ int main(int argc, char **argv)
 	for (i = 0; i < 1000; i++)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
 			die("warmup");
+	if (markfd >= 0 && pread(markfd, buf, sizeof(buf), 0) < 0)
+		die("mark");
 	t0 = now_ns();
 	for (long r = 0; r < rounds; r++)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
 			die("pingpong");
 	t1 = now_ns();
+	if (markfd >= 0 && pread(markfd, buf, sizeof(buf), 0) < 0)
+		die("mark");
 	close(ab[1]);
 	waitpid(pid, NULL, 0);
 	enter(argv[1]);
