@@ -9,7 +9,7 @@ count also writes {pc: executions} to PCS if given (diff works on those
 too: compare them with the disassembly, objdump -d VMLINUX). With
 --between FUNC it counts only from the first instruction of FUNC in the
 trace to its last: a benchmark that calls FUNC (for example reads a
-pressure file, psi_show) right before and after its timed part leaves
+pressure file: psi_cpu_show) right before and after its timed part leaves
 just that part, and its two calls of FUNC, in the counts, without the
 boot, so one boot is enough (bench/psi/pingpong.c: PSI_MARK).
 

@@ -16,7 +16,7 @@
 # seconds. With --between FUNC only the instructions from the first call
 # of FUNC to the last are counted (FUNC must match REGEX): a benchmark that
 # calls it right before and after its timed part (bench/psi/pingpong.c
-# with PSI_MARK=/proc/pressure/cpu calls psi_show) gets its part alone.
+# with PSI_MARK=/proc/pressure/cpu calls psi_cpu_show) gets its part alone.
 # Without it the whole boot is counted; two boots with different rounds
 # and "profile-insns.py diff A B ROUNDS" then give the instructions per
 # round, up to the boots' own differences (I/O timing moves interrupts
