@@ -14,10 +14,13 @@
 # reports ("cgscale cross-check") in each boot's dmesg.
 #
 #   check-crosscheck.sh [--stress SECONDS] [--break NAME] [--shadow DIFF]
+#                       [--config CONFIG]
 #
 # --shadow DIFF uses DIFF instead of tests/crosscheck/psi-shadow.diff, for
 # a work tree other than the series (CGSCALE_SRC), such as the PSI mirror
 # work in wip/psi-mirror.
+# --config CONFIG builds config CONFIG of config/configs instead of test
+# (test-irqtime: PSI's IRQ time too), into build/obj/xcheck-CONFIG.
 #
 # Passes with zero WARNs and no other kernel splat. --break NAME also
 # applies tests/crosscheck/breaks/NAME.diff, a deliberate formatting bug,
@@ -29,15 +32,17 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/series.sh"
 
-secs=60 brk= shadow=$TOP/tests/crosscheck/psi-shadow.diff
+secs=60 brk= shadow=$TOP/tests/crosscheck/psi-shadow.diff cfg=test
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stress) secs=$2; shift 2 ;;
 	--break) brk=$2; shift 2 ;;
 	--shadow) shadow=$(realpath "$2"); shift 2 ;;
-	*) die "usage: check-crosscheck.sh [--stress SECONDS] [--break NAME] [--shadow DIFF]" ;;
+	--config) cfg=$2; shift 2 ;;
+	*) die "usage: check-crosscheck.sh [--stress SECONDS] [--break NAME] [--shadow DIFF] [--config CONFIG]" ;;
 	esac
 done
+grep -q "^$cfg " "$TOP/config/configs" || die "no config $cfg in config/configs"
 [ -f "$shadow" ] || die "no PSI shadow diff $shadow"
 withs=(--with "$TOP/tests/crosscheck/stat-printf.diff" --with "$shadow")
 if [ -n "$brk" ]; then
@@ -57,12 +62,12 @@ start=$(date +%s)
 # A break builds into its own objects, so that a run without one can go on
 # booting build/obj/xcheck-test meanwhile.
 name=xcheck${brk:+-break}
-step "building config test with the cross-check${brk:+ and break $brk} (build/obj/$name-test)"
-"$TOP/scripts/build-kernel.sh" "${withs[@]}" test "$SRC" "$name" >"$out/build.log" 2>&1 || {
+step "building config $cfg with the cross-check${brk:+ and break $brk} (build/obj/$name-$cfg)"
+"$TOP/scripts/build-kernel.sh" "${withs[@]}" "$cfg" "$SRC" "$name" >"$out/build.log" 2>&1 || {
 	tail -n 20 "$out/build.log" >&2
 	die "building the cross-check kernel failed; log: $out/build.log (do the diffs of tests/crosscheck still apply to the series?)"
 }
-kernel=$BUILD/obj/$name-test/arch/x86/boot/bzImage
+kernel=$BUILD/obj/$name-$cfg/arch/x86/boot/bzImage
 selftests=$BUILD/obj/patched-test/kselftest/cgroup
 [ -n "$brk" ] || [ -d "$selftests" ] ||
 	die "no cgroup selftests in $selftests; run scripts/build-kernel.sh test && scripts/build-selftests.sh first"
