@@ -20,7 +20,10 @@
 # a work tree other than the series (CGSCALE_SRC), such as the PSI mirror
 # work in wip/psi-mirror.
 # --config CONFIG builds config CONFIG of config/configs instead of test
-# (test-irqtime: PSI's IRQ time too), into build/obj/xcheck-CONFIG.
+# (test-irqtime: PSI's IRQ time too), into build/obj/xcheck-CONFIG. A
+# config with CONFIG_IRQ_TIME_ACCOUNTING gets one more boot, which must
+# find /proc/pressure/irq readable (TCG can turn IRQ time off).
+# The selftests are built from the tree under test, into the same objects.
 #
 # Passes with zero WARNs and no other kernel splat. --break NAME also
 # applies tests/crosscheck/breaks/NAME.diff, a deliberate formatting bug,
@@ -68,9 +71,13 @@ step "building config $cfg with the cross-check${brk:+ and break $brk} (build/ob
 	die "building the cross-check kernel failed; log: $out/build.log (do the diffs of tests/crosscheck still apply to the series?)"
 }
 kernel=$BUILD/obj/$name-$cfg/arch/x86/boot/bzImage
-selftests=$BUILD/obj/patched-test/kselftest/cgroup
-[ -n "$brk" ] || [ -d "$selftests" ] ||
-	die "no cgroup selftests in $selftests; run scripts/build-kernel.sh test && scripts/build-selftests.sh first"
+# The selftests of the tree under test (a wip tree may add cases)
+selftests=$BUILD/obj/$name-$cfg/kselftest/cgroup
+if [ -z "$brk" ]; then
+	step "building the cgroup selftests of $SRC"
+	"$TOP/scripts/build-selftests.sh" "$SRC" "$BUILD/obj/$name-$cfg" >>"$out/build.log" 2>&1 ||
+		die "building the cgroup selftests failed; log: $out/build.log"
+fi
 
 # count NAME DMESG: the cross-check reports of one boot (stat-printf WARNs
 # on its first mismatch and prints a rate-limited line for later ones,
@@ -89,6 +96,16 @@ step "boot: stat capture with 2 NUMA nodes and the odd reads"
 	"$TOP/scripts/guest/capture-stats.sh" "$out/format/capture" "$out/format/odd-reads.txt" \
 	>/dev/null 2>&1 || true
 count format "$out/format/dmesg.txt"
+# Under TCG the guest may turn IRQ time accounting off (an unstable TSC):
+# with it configured, show that it stayed on, or its path went unchecked.
+irqtime=0
+grep -q '^CONFIG_IRQ_TIME_ACCOUNTING=y' "$BUILD/obj/$name-$cfg/.config" && irqtime=1
+if [ -z "$brk" ] && [ $irqtime = 1 ]; then
+	step "boot: IRQ time accounting on (/proc/pressure/irq)"
+	mkdir -p "$out/irq"
+	"$TOP/scripts/run-guest.sh" --kernel "$kernel" --out "$out/irq" --timeout 600 -- \
+		/bin/sh -c "cat /proc/pressure/irq >$out/irq/irq.pressure" >/dev/null 2>&1 || true
+fi
 if [ -z "$brk" ]; then
 	step "boot: all cgroup selftests"
 	"$TOP/scripts/run-guest.sh" --kernel "$kernel" --out "$out/selftests" --timeout 3600 -- \
@@ -127,6 +144,14 @@ else
 			failed=1
 		fi
 	done
+	if [ $irqtime = 1 ]; then
+		if grep -q '^full ' "$out/irq/irq.pressure" 2>/dev/null; then
+			echo "pass xcheck:irqtime-on ($(head -n 1 "$out/irq/irq.pressure"))"
+		else
+			echo "fail xcheck:irqtime-on (/proc/pressure/irq unreadable in the guest; see $out/irq)"
+			failed=1
+		fi
+	fi
 	grep -E '^(pass|fail) stress:' "$out/stress.log" | sed 's/^/    /' || true
 fi
 exit "$failed"
