@@ -97,7 +97,9 @@ step "boot: stat capture with 2 NUMA nodes and the odd reads"
 	>/dev/null 2>&1 || true
 count format "$out/format/dmesg.txt"
 # Under TCG the guest may turn IRQ time accounting off (an unstable TSC):
-# with it configured, show that it stayed on, or its path went unchecked.
+# with it configured, show that it was on (/proc/pressure/irq readable)
+# and that no boot marked the TSC unstable, which turns it off, or its
+# path went unchecked.
 irqtime=0
 grep -q '^CONFIG_IRQ_TIME_ACCOUNTING=y' "$BUILD/obj/$name-$cfg/.config" && irqtime=1
 if [ -z "$brk" ] && [ $irqtime = 1 ]; then
@@ -145,11 +147,15 @@ else
 		fi
 	done
 	if [ $irqtime = 1 ]; then
-		if grep -q '^full ' "$out/irq/irq.pressure" 2>/dev/null; then
-			echo "pass xcheck:irqtime-on ($(head -n 1 "$out/irq/irq.pressure"))"
-		else
+		unstable=$(grep -l 'Marking TSC unstable' "$out"/*/dmesg.txt 2>/dev/null || true)
+		if ! grep -q '^full ' "$out/irq/irq.pressure" 2>/dev/null; then
 			echo "fail xcheck:irqtime-on (/proc/pressure/irq unreadable in the guest; see $out/irq)"
 			failed=1
+		elif [ -n "$unstable" ]; then
+			echo "fail xcheck:irqtime-on (the TSC was marked unstable, IRQ time off: $unstable)"
+			failed=1
+		else
+			echo "pass xcheck:irqtime-on ($(head -n 1 "$out/irq/irq.pressure"))"
 		fi
 	fi
 	grep -E '^(pass|fail) stress:' "$out/stress.log" | sed 's/^/    /' || true
