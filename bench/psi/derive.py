@@ -2,12 +2,15 @@
 
 round_trip_depthD -> overhead_depthD (sibling ping-pong),
 messaging_depthD -> messaging_overhead_depthD (many pairs in many leaves),
-lone_round_trip_depthD -> lone_overhead_depthD (one task alone in its groups).
+lone_round_trip_depthD -> lone_overhead_depthD (one task alone in its groups),
+apart_round_trip_depthD -> apart_overhead_depthD (two tasks, each alone in its
+groups, one of them in a top-level group).
 """
 
 PREFIXES = {"round_trip_depth": "overhead_depth",
             "messaging_depth": "messaging_overhead_depth",
-            "lone_round_trip_depth": "lone_overhead_depth"}
+            "lone_round_trip_depth": "lone_overhead_depth",
+            "apart_round_trip_depth": "apart_overhead_depth"}
 
 
 def derive(samples):

@@ -3,7 +3,7 @@
  * pingpong: cost of a task-switch round trip between two tasks in two
  * different cgroups at a given depth, both on one CPU.
  *
- *   pingpong ROOT DEPTH ROUNDS [lone]
+ *   pingpong ROOT DEPTH ROUNDS [lone|apart]
  *
  * Creates ROOT/pp1/.../pp{DEPTH-1}/{ppa,ppb}, so that both leaves are at
  * level DEPTH below ROOT (depth 1: ROOT/ppa and ROOT/ppb), puts the tasks in them,
@@ -18,6 +18,13 @@
  * and all of them go idle and active again on every round trip, as the
  * groups of a mostly idle service do at each of its wakeups. The metric
  * is then lone_round_trip_depthD.
+ *
+ * With "apart", the first task is alone in a group of its own at the top,
+ * ROOT/ppz, and the second alone at depth DEPTH as with "lone": the two
+ * alternate, each alone in its groups, so that the root's one active child
+ * changes on every switch. That is the edge of PSI mirroring where a
+ * group's mirroring begins and ends most often. The metric is
+ * apart_round_trip_depthD.
  *
  * With PSI_MARK=FILE in the environment it reads FILE (a pressure file)
  * right before and right after the timed rounds: the reads show in a
@@ -43,8 +50,8 @@
 
 int main(int argc, char **argv)
 {
-	char dir[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
-	int ab[2], ba[2], depth, lone, i;
+	char dir[PATH_MAX], a[PATH_MAX], b[PATH_MAX], z[PATH_MAX];
+	int ab[2], ba[2], depth, lone, apart, i;
 	long rounds;
 	long long t0, t1;
 	char c = 0, buf[256];
@@ -54,8 +61,9 @@ int main(int argc, char **argv)
 
 	bench_prog = "pingpong";
 	lone = argc == 5 && !strcmp(argv[4], "lone");
-	if (argc != 4 && !lone) {
-		fprintf(stderr, "usage: pingpong CGROUP_ROOT DEPTH ROUNDS [lone]\n");
+	apart = argc == 5 && !strcmp(argv[4], "apart");
+	if (argc != 4 && !lone && !apart) {
+		fprintf(stderr, "usage: pingpong CGROUP_ROOT DEPTH ROUNDS [lone|apart]\n");
 		return 2;
 	}
 	depth = atoi(argv[2]);
@@ -77,6 +85,9 @@ int main(int argc, char **argv)
 	snprintf(b, sizeof(b), "%s/ppb", dir);
 	if ((mkdir(a, 0755) && errno != EEXIST) || (mkdir(b, 0755) && errno != EEXIST))
 		die("mkdir leaf");
+	snprintf(z, sizeof(z), "%s/ppz", argv[1]);
+	if (apart && mkdir(z, 0755) && errno != EEXIST)
+		die(z);
 	if (pipe(ab) || pipe(ba))
 		die("pipe");
 	mark = getenv("PSI_MARK");
@@ -103,7 +114,7 @@ int main(int argc, char **argv)
 	}
 	close(ab[0]);
 	close(ba[1]);
-	enter(lone ? argv[1] : a);
+	enter(apart ? z : lone ? argv[1] : a);
 	/* warm up */
 	for (i = 0; i < 1000; i++)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
@@ -121,11 +132,13 @@ int main(int argc, char **argv)
 	waitpid(pid, NULL, 0);
 	enter(argv[1]);
 	printf("{\"metric\": \"%sround_trip_depth%d\", \"unit\": \"ns\", \"better\": \"lower\", \"value\": %.1f, \"rounds\": %ld}\n",
-	       lone ? "lone_" : "", depth, (double)(t1 - t0) / rounds, rounds);
+	       apart ? "apart_" : lone ? "lone_" : "", depth, (double)(t1 - t0) / rounds, rounds);
 
 	/* remove the hierarchy, leaves first */
 	rmdir(a);
 	rmdir(b);
+	if (apart)
+		rmdir(z);
 	while (depth-- > 1) {
 		rmdir(dir);
 		*strrchr(dir, '/') = '\0';
