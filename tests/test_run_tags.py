@@ -26,7 +26,7 @@ KERNEL_INT = r"\bs(?:16|32|64)\b"
 # of a patch or diff, not its changelog or header); "any" = anywhere.
 ALLOW = [
     ("patches/*.patch", "body", KERNEL_INT,
-     "kernel integer types (s64 delta;) in the series' code"),
+     "kernel integer types (a signed 64-bit delta) in the series' code"),
     ("tests/breaks/*.diff", "body", KERNEL_INT,
      "kernel integer types in the code a break changes"),
     ("tests/crosscheck/*.diff", "body", KERNEL_INT,
