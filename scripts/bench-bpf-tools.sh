@@ -8,6 +8,18 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/bench-bpf-tools.sh [-h|--help]
+Build the BPF tools of the bench suite from the pinned base tree into
+build/bench-tools: libbpf.a with its headers, and bpftool (bootstrap).
+Incremental, one caller at a time (a lock); prints that directory. Takes
+no arguments. Logs: build/logs/bench-libbpf.log, bench-bpftool.log.
+EOF
+}
+only_operands "$@"
+[ $# -eq 0 ] || usage_error "unknown argument '$1' (it takes none)"
+
 tools=$BUILD/bench-tools
 mkdir -p "$tools/libbpf" "$tools/bpftool" "$LOGS"
 "$TOP/scripts/get-base.sh" >&2

@@ -109,6 +109,14 @@ def line(pair):
 
 
 def main(argv, top=TOP):
+    for a in argv[1:]:
+        if a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        if a.startswith("-"):
+            print(__doc__.strip(), file=sys.stderr)
+            print(f"error: bench-kernels.py: unknown option {a!r}", file=sys.stderr)
+            return 2
     if len(argv) < 3 or argv[1] != "pairs":
         print(__doc__, file=sys.stderr)
         return 2

@@ -46,8 +46,17 @@ def section(report, bench):
 
 
 def main(argv, latest=LATEST):
+    for a in argv[1:]:
+        if a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        if a.startswith("-"):
+            print(__doc__.strip(), file=sys.stderr)
+            print(f"error: bench-merge.py: unknown option {a!r}", file=sys.stderr)
+            return 2
     if len(argv) != 4:
-        sys.exit(__doc__)
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
     run, bench, reason = pathlib.Path(argv[1]), argv[2], argv[3]
     meta_l = json.loads((latest / "meta.json").read_text())
     meta_r = json.loads((run / "meta.json").read_text())
@@ -120,4 +129,4 @@ def main(argv, latest=LATEST):
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    sys.exit(main(sys.argv))

@@ -24,13 +24,27 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/series.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/bench-psi-steps.sh [--iterations N] [--out DIR] [--no-build]
+Measure each PSI patch on its own: build config "bench" at the base and
+after each leading "psi:" commit of base..series (in the work tree, which
+must be clean), boot each kernel N times (default 5) with psi=1 and psi=0
+under the icount clock, run the psi ping-pong and write DIR/steps.json and
+DIR/steps.md (default DIR: build/psi-steps). An interrupted run resumes.
+  --iterations N  boots per kernel and psi setting
+  --out DIR       results directory
+  --no-build      use the kernels already in DIR/bin
+EOF
+}
 iters=5 out= build=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--iterations) iters=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--no-build) build=0; shift ;;
-	*) die "usage: bench-psi-steps.sh [--iterations N] [--out DIR] [--no-build]" ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage_error "unknown argument '$1'" ;;
 	esac
 done
 [ -n "$out" ] || out=$BUILD/psi-steps

@@ -215,6 +215,14 @@ def boot_times(run, keys_of):
 
 
 def main(argv):
+    for a in argv[1:]:
+        if a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        if a.startswith("-"):
+            print(__doc__.strip(), file=sys.stderr)
+            print(f"error: bench-report.py: unknown option {a!r}", file=sys.stderr)
+            return 2
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2

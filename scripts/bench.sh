@@ -37,6 +37,11 @@ usage: scripts/bench.sh [--smoke] [--iterations N] [--out DIR] [--no-build]
                         [--variants NAME,NAME...] [BENCH...]
 A/B benchmarks (default: all of bench/*/guest.sh); each benchmark compares
 the two kernels of bench/BENCH/kernels (default "base=base patched=patched").
+  --smoke            the patched test kernel alone, once, tiny parameters
+  --iterations N     boots per kernel and variant (default 5)
+  --out DIR          results directory
+  --no-build         use the kernels already built in build/obj
+  --variants LIST    only these boot variants (bench/BENCH/variants)
 Results: results/DATE-MODE/ (or DIR): raw/, kernels/, summary.json, REPORT.md.
 EOF
 }
@@ -55,7 +60,7 @@ while [ $# -gt 0 ]; do
 	--no-build) build=0; shift ;;
 	--variants) only_variants=",$2,"; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
-	-*) usage >&2; die "bench.sh: unknown option $1" ;;
+	-*) usage_error "unknown option '$1'" ;;
 	*) benches+=("$1"); shift ;;
 	esac
 done

@@ -11,7 +11,19 @@
 # $BUILD/bench-tools/gen.*, not into the repository.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-[ $# -ge 4 ] || die "usage: build-bench-bpf.sh OUTDIR VMLINUX NAME.bpf.c PROG.c [INCLUDE-DIR...]"
+usage() {
+	cat <<'EOF'
+usage: scripts/build-bench-bpf.sh OUTDIR VMLINUX NAME.bpf.c PROG.c
+                                  [INCLUDE-DIR...]
+Build one BPF guest program of the bench suite (a benchmark's build.sh calls
+it): NAME.bpf.c with clang (CO-RE, vmlinux.h from the BTF of VMLINUX), its
+skeleton NAME.skel.h, and the static program OUTDIR/PROG linked with
+libbpf.a (scripts/bench-bpf-tools.sh). INCLUDE-DIRs are added to both
+compilations. Generated files go to build/bench-tools/gen.*.
+EOF
+}
+only_operands "$@"
+[ $# -ge 4 ] || usage_error "want OUTDIR VMLINUX NAME.bpf.c PROG.c, got $# arguments"
 out=$1 vmlinux=$2 bpfsrc=$3 progsrc=$4
 shift 4
 name=$(basename "$bpfsrc" .bpf.c)

@@ -42,7 +42,18 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 2 ] || die "usage: build-bpf-selftests.sh OUTDIR VMLINUX"
+usage() {
+	cat <<'EOF'
+usage: scripts/build-bpf-selftests.sh OUTDIR VMLINUX
+Build OUTDIR/test_progs, the upstream BPF selftest runner with only the
+tests cgroup_hierarchical_stats, cgroup_iter_memcg and cgroup_iter, from
+the pinned base tree's tools/testing/selftests/bpf. VMLINUX is a kernel
+built with BTF (CONFIG_DEBUG_INFO_BTF); the objects are CO-RE. Generated
+files: build/bpf-selftests/work; logs: build/logs/bpf-selftests/.
+EOF
+}
+only_operands "$@"
+[ $# -eq 2 ] || usage_error "want OUTDIR VMLINUX, got $# arguments"
 out=$1 vmlinux=$2
 TESTS=(cgroup_hierarchical_stats cgroup_iter_memcg cgroup_iter)
 # The helpers of the Makefile's TRUNNER_EXTRA_SOURCES that these tests and

@@ -14,20 +14,36 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/build-kernel.sh [--with DIFF]... [--ablation DIFF]
+                               CONFIG [SRC [NAME]]
+Build a kernel (bzImage) of config CONFIG (config/configs: test, bench ...)
+from SRC (default: the work tree build/linux) into build/obj/NAME-CONFIG
+(NAME default: patched). Log: build/logs/build-NAME-CONFIG.log.
+  --with DIFF      a harness-only diff applied to SRC for this build and
+                   reverted afterwards; listed in OBJ/.harness-diffs
+  --ablation DIFF  an ablation diff, applied and reverted like --with;
+                   recorded in OBJ/.ablation
+EOF
+}
 withs=()
 ablation=
 while [ $# -gt 0 ]; do
 	case $1 in
+	-h|--help) usage; exit 0 ;;
 	--with) [ -f "${2:-}" ] || die "build-kernel.sh: --with needs a diff file (got '${2:-}')"
 		withs+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); shift 2 ;;
 	--ablation) [ -f "${2:-}" ] || die "build-kernel.sh: --ablation needs a diff file (got '${2:-}')"
 		[ -z "$ablation" ] || die "build-kernel.sh: one --ablation per build"
 		ablation=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
-	-*) die "build-kernel.sh: unknown option $1" ;;
+	-*) usage_error "unknown option '$1'" ;;
 	*) break ;;
 	esac
 done
-cfg=${1:?usage: build-kernel.sh [--with DIFF]... [--ablation DIFF] CONFIG [SRC [NAME]]}
+only_operands "$@"
+[ $# -ge 1 ] || usage_error "no CONFIG given"
+cfg=$1
 src=${2:-$SRC}
 name=${3:-patched}
 obj=$BUILD/obj/$name-$cfg

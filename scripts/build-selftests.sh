@@ -5,6 +5,17 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/build-selftests.sh [SRC [OBJ]]
+Build tools/testing/selftests/cgroup of SRC (default: the work tree
+build/linux) against the UAPI headers of the kernel configured in OBJ
+(default: build/obj/patched-test) and install them into OBJ/kselftest.
+Log: build/logs/selftests-build-OBJNAME.log.
+EOF
+}
+only_operands "$@"
+[ $# -le 2 ] || usage_error "want [SRC [OBJ]], got $# arguments"
 src=${1:-$SRC}
 obj=${2:-$BUILD/obj/patched-test}
 [ -f "$obj/.config" ] || die "no configured kernel in $obj; build it first"

@@ -9,6 +9,18 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/capture-base-stats.sh [BZIMAGE]
+Capture the stat files of the unpatched base into tests/stat-format/base,
+the reference of scripts/check-stat-format.py: one boot with cgroup v2 and
+2 NUMA nodes, one with a cgroup v1 memory hierarchy. BZIMAGE defaults to
+build/obj/base-test/arch/x86/boot/bzImage (config test on the base).
+Boot logs: build/stat-capture/base-DATE/.
+EOF
+}
+only_operands "$@"
+[ $# -le 1 ] || usage_error "want [BZIMAGE], got $# arguments"
 kernel=${1:-$BUILD/obj/base-test/arch/x86/boot/bzImage}
 [ -f "$kernel" ] || die "no base kernel at $kernel; build it with: scripts/get-base.sh && scripts/build-kernel.sh test $BASE_TREE base"
 out=$BUILD/stat-capture/base-$(date +%Y%m%d-%H%M%S)

@@ -13,8 +13,19 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-case ${1:-} in -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
-[ $# -eq 2 ] || die "usage: check-ablation-selftest.sh ABLATION TEST (see --help)"
+usage() {
+	cat <<'EOF'
+usage: scripts/check-ablation-selftest.sh ABLATION TEST
+The selftest of an upstream mechanism against its ablation: boot the base
+bench kernel (build/obj/base-bench) and the ablation kernel
+(build/obj/ablation-ABLATION-bench, bench/ablations/ABLATION.diff; built by
+scripts/bench.sh) once each and run the cgroup selftest TEST of the patched
+test build in each. Passes if TEST passes on base and fails on the
+ablation. Logs: build/ablation-selftest/ABLATION/.
+EOF
+}
+only_operands "$@"
+[ $# -eq 2 ] || usage_error "want ABLATION TEST, got $# arguments"
 abl=$1 test=$2
 prog=$BUILD/obj/patched-test/kselftest/cgroup/$test
 [ -x "$prog" ] || die "no $prog; run scripts/test.sh or scripts/build-selftests.sh first"

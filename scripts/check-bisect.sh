@@ -21,12 +21,27 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/series.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/check-bisect.sh [--from N] [CONFIG]
+Build every patch of base..series on its own: check each commit out
+(detached) in the work tree, which must be clean, and build config CONFIG
+(default: test) incrementally in build/obj/bisect-CONFIG, plus the cgroup
+selftests when the commit touches them; back on branch "series" afterwards.
+Prints "pass|fail bisect:SUBJECT" per patch; exits 1 if any failed.
+  --from N  only patches N.. of the series
+EOF
+}
 from=1
-if [ "${1:-}" = --from ]; then
-	[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "usage: check-bisect.sh [--from N] [CONFIG]"
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+--from)
+	[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || usage_error "--from wants a patch number, got '${2:-}'"
 	from=$2
-	shift 2
-fi
+	shift 2 ;;
+esac
+only_operands "$@"
+[ $# -le 1 ] || usage_error "want [--from N] [CONFIG], got $# operands"
 cfg=${1:-test}
 tree=$SRC
 [ -e "$SRC/.git" ] || die "no work tree; run scripts/make-worktree.sh first"

@@ -30,10 +30,21 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/check-bpf-selftests.sh [base|patched]...
+The upstream BPF selftests cgroup_hierarchical_stats, cgroup_iter_memcg and
+cgroup_iter on the base and/or the series (default: both): build config
+"test-bpf" for each kernel and a test_progs with those three tests, boot
+each kernel and run them. Prints "pass|fail bpf-selftests:KERNEL" lines;
+exits 1 if the series fails. Logs and results: build/bpf-selftests/.
+EOF
+}
+only_operands "$@"
 tests=cgroup_hierarchical_stats,cgroup_iter_memcg,cgroup_iter
 [ $# -gt 0 ] || set -- base patched
 for k in "$@"; do
-	case $k in base|patched) ;; *) die "usage: check-bpf-selftests.sh [base|patched]..." ;; esac
+	case $k in base|patched) ;; *) usage_error "unknown kernel '$k' (base or patched)" ;; esac
 done
 out=$BUILD/bpf-selftests
 mkdir -p "$out"

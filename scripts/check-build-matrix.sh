@@ -38,6 +38,19 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/series.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/check-build-matrix.sh [NAME...]
+The build matrix (config/matrix; default: every entry): for each entry the
+patched tree must build vmlinux, and the objects the series changes,
+compiled again with W=1 in the patched and the base tree, must have no new
+warning in the files the series touches (scripts/compare-warnings.py).
+Prints "pass|fail matrix:NAME" per entry; exits 1 if any failed. Installs
+clang-19, lld-19, llvm-19 and sparse if missing. Logs: build/logs/matrix/,
+results: build/matrix/.
+EOF
+}
+only_operands "$@"
 "$TOP/scripts/install-deps.sh" clang-19 lld-19 llvm-19 sparse >/dev/null
 need_cmd make gcc clang-19 ld.lld-19 flex bison bc pahole
 [ -e "$SRC/.git" ] || die "no work tree; run scripts/make-worktree.sh first"

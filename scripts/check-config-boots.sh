@@ -22,15 +22,28 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/check-config-boots.sh [--stress SECONDS] [CONFIG...]
+Boot what the build matrix only compiles (default: configs test-maxsmp and
+test-rt): build the patched kernel and the cgroup selftests of each CONFIG,
+boot it with 4 vCPUs and run the flush and PSI selftests, then boot it
+again for SECONDS (default 60) of scripts/stress.sh. Prints
+"pass|fail config-boot:..." lines; exits 1 if any failed. Logs and
+results: build/config-boots/CONFIG/.
+  --stress SECONDS  length of the stress run
+EOF
+}
 secs=60
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stress) secs=$2; shift 2 ;;
-	-h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	-*) die "usage: check-config-boots.sh [--stress SECONDS] [CONFIG...]" ;;
+	-h|--help) usage; exit 0 ;;
+	-*) usage_error "unknown option '$1'" ;;
 	*) break ;;
 	esac
 done
+only_operands "$@"
 [ $# -gt 0 ] || set -- test-maxsmp test-rt
 for cfg in "$@"; do
 	grep -q "^$cfg " "$TOP/config/configs" ||

@@ -35,6 +35,26 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/series.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/check-crosscheck.sh [--stress SECONDS] [--break NAME]
+                                   [--shadow DIFF] [--config CONFIG]
+The value-level cross-checks: build config test with the harness diffs of
+tests/crosscheck (stat-printf.diff, psi-shadow.diff) into
+build/obj/xcheck-test, boot it for the stat capture with the odd reads,
+all cgroup selftests and SECONDS (default 60) of stress, and count the
+cross-check reports in each boot's dmesg. Passes with none and no other
+kernel splat. Prints "pass|fail xcheck:..." lines; exits 1 on a failure.
+Results: build/xcheck/DATE/.
+  --stress SECONDS  length of the stress run
+  --break NAME      also apply tests/crosscheck/breaks/NAME.diff (or the
+                    break diff at path NAME); passes only if the cross-check
+                    fires (one boot, the stat capture)
+  --shadow DIFF     the PSI shadow diff to use instead of psi-shadow.diff
+                    (a work tree other than the series, CGSCALE_SRC)
+  --config CONFIG   build config CONFIG of config/configs instead of test
+EOF
+}
 secs=60 brk= shadow=$TOP/tests/crosscheck/psi-shadow.diff cfg=test
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -42,7 +62,8 @@ while [ $# -gt 0 ]; do
 	--break) brk=$2; shift 2 ;;
 	--shadow) shadow=$(realpath "$2"); shift 2 ;;
 	--config) cfg=$2; shift 2 ;;
-	*) die "usage: check-crosscheck.sh [--stress SECONDS] [--break NAME] [--shadow DIFF] [--config CONFIG]" ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage_error "unknown argument '$1'" ;;
 	esac
 done
 grep -q "^$cfg " "$TOP/config/configs" || die "no config $cfg in config/configs"

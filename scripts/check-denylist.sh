@@ -9,6 +9,18 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/check-denylist.sh [CONFIG]
+Show that every entry of config/selftests.deny fails on the unpatched base
+too: build the base kernel of config CONFIG (default: bench) and its cgroup
+selftests if needed, boot it, run the denylisted programs and print
+"pass|fail denylist:ENTRY" (pass: it fails on base). Exits 1 if any entry
+passes on base. Logs: build/denylist-check/.
+EOF
+}
+only_operands "$@"
+[ $# -le 1 ] || usage_error "want [CONFIG], got $# arguments"
 cfg=${1:-bench}
 obj=$BUILD/obj/base-$cfg
 "$TOP/scripts/get-base.sh"

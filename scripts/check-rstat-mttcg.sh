@@ -16,14 +16,24 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/check-rstat-mttcg.sh [--cpus N] [--rounds R]
+test_rstat_cpus with vCPUs that really run in parallel: boot the patched
+test kernel (build/obj/patched-test) with N vCPUs (default 8) under
+multi-threaded TCG without -icount and run test_rstat_cpus R times
+(default 20) in that boot. Any failed subtest or kernel splat fails the
+check. Results: build/mttcg/guest/.
+EOF
+}
 cpus=8
 rounds=20
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cpus) cpus=$2; shift 2 ;;
 	--rounds) rounds=$2; shift 2 ;;
-	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) die "check-rstat-mttcg.sh: unknown argument $1 (see --help)" ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage_error "unknown argument '$1'" ;;
 	esac
 done
 obj=$BUILD/obj/patched-test

@@ -10,6 +10,18 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/series.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/check-series.sh [RESULTS]
+Host checks on the series in patches/ against the work tree: exporting the
+work tree reproduces patches/ byte for byte, and every patch passes
+checkpatch.pl --strict, has its new files in MAINTAINERS, no TODO in its
+changelog, a Signed-off-by: and no whitespace error. Writes "pass|fail
+CHECK" lines to RESULTS (default: none) and exits 1 if any check failed.
+EOF
+}
+only_operands "$@"
+[ $# -le 1 ] || usage_error "want [RESULTS], got $# arguments"
 results=${1:-/dev/null}
 : >"$results"
 failed=0

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Scan kernel logs (guest dmesg, console) for splats.
 
+usage: check-splats.py LOG...
+
 Exit 0 when clean, 1 when a splat was found (each is printed with the lines
 that follow it), 2 on bad usage. A splat is anything a kernel maintainer
 would not accept in a test run: WARNING, BUG, Oops, lockdep and RCU-lockdep
@@ -52,6 +54,14 @@ def scan(lines):
 
 
 def main(argv):
+    for a in argv[1:]:
+        if a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        if a.startswith("-"):
+            print(__doc__.strip(), file=sys.stderr)
+            print(f"error: check-splats.py: unknown option {a!r}", file=sys.stderr)
+            return 2
     if len(argv) < 2:
         print("usage: check-splats.py LOG...", file=sys.stderr)
         return 2

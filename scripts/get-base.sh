@@ -4,6 +4,17 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/get-base.sh [-h|--help]
+Obtain the pinned base (Debian linux-source-7.3 7.3~rc7-1~exp1: from
+../shared/base/, CGSCALE_BASE_DEB, CGSCALE_BASE_TARBALL or apt), verify it
+against base/SHA256SUMS and unpack it once into build/base. Takes no
+arguments.
+EOF
+}
+only_operands "$@"
+[ $# -eq 0 ] || usage_error "unknown argument '$1' (it takes none)"
 stamp=$BASE_TREE/.cgscale-unpacked
 if [ -f "$stamp" ]; then
 	info "base tree cached: $BASE_TREE"

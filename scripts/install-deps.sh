@@ -10,6 +10,16 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/install-deps.sh [APT-PACKAGE...]
+Install what the harness needs on a Debian host, only what is missing: the
+kernel build tools, QEMU, clang/llvm, stress-ng and the other apt packages,
+plus the APT-PACKAGEs given; virtme-ng, b4, pytest and matplotlib (pinned)
+in the venv build/venv. Logs: build/logs/apt.log, pip.log.
+EOF
+}
+only_operands "$@"
 VIRTME_NG_VERSION=1.42
 B4_VERSION=0.16.0
 MATPLOTLIB_VERSION=3.9.2

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn the KTAP that built-in KUnit suites print at boot into result lines.
 
-    kunit-results.py DMESG SUITE...
+usage: kunit-results.py DMESG SUITE...
 
 Prints "pass|fail kunit:SUITE.CASE" for every test case of each SUITE
 found in the kernel log DMESG, and "fail kunit:SUITE (...)" for a SUITE
@@ -39,8 +39,17 @@ def parse(lines):
 
 
 def main():
+    for a in sys.argv[1:]:
+        if a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        if a.startswith("-"):
+            print(__doc__.strip(), file=sys.stderr)
+            print(f"error: kunit-results.py: unknown option {a!r}", file=sys.stderr)
+            return 2
     if len(sys.argv) < 3:
-        sys.exit(__doc__)
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
     with open(sys.argv[1], errors="replace") as f:
         suites = parse(f)
     failed = 0

@@ -32,6 +32,28 @@ info() { printf '    %s\n' "$*"; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# Command lines. Every script defines usage(), which prints its usage to
+# stdout, and reads its arguments before it does anything else.
+# usage_error MSG: a command line the script does not take: the usage and
+# "error: SCRIPT: MSG" on stderr, exit status 2; nothing was done.
+usage_error() {
+	usage >&2
+	printf 'error: %s: %s\n' "$(basename "$0")" "$*" >&2
+	exit 2
+}
+# only_operands ARG...: for a script that takes no options: -h or --help
+# prints the usage and exits 0; any other ARG that starts with "-" is
+# refused with usage_error.
+only_operands() {
+	local a
+	for a in "$@"; do
+		case $a in
+		-h|--help) usage; exit 0 ;;
+		-?*) usage_error "unknown option '$a'" ;;
+		esac
+	done
+}
+
 # run_logged STEP LOGFILE CMD...: run CMD with output in LOGFILE; on failure
 # show the tail of the log and name it.
 run_logged() {

@@ -10,8 +10,24 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/series.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/make-worktree.sh [--force]
+Create the kernel work tree build/linux (or CGSCALE_SRC): the pinned base
+as commit "base" and the series of patches/ applied with git am on branch
+"series". A work tree whose series matches patches/ is left alone; one
+that differs is left alone too unless --force is given.
+  --force  rebuild a differing work tree; its old branch is kept as
+           backup/DATE and uncommitted changes are stashed first
+EOF
+}
 force=0
-[ "${1:-}" = --force ] && force=1
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+--force) force=1; shift ;;
+esac
+only_operands "$@"
+[ $# -eq 0 ] || usage_error "unknown argument '$1'"
 
 series_matches() {
 	local tmp

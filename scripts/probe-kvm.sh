@@ -6,12 +6,24 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/probe-kvm.sh BZIMAGE
+Print "kvm" when KVM really works on this host (a short boot of BZIMAGE
+under KVM reaches user space), else "tcg" with a note on stderr. The
+answer is cached per host boot (build/accel-probe); CGSCALE_ACCEL=kvm|tcg
+skips the probe.
+EOF
+}
+only_operands "$@"
+[ $# -le 1 ] || usage_error "want BZIMAGE, got $# arguments"
 case ${CGSCALE_ACCEL:-auto} in
 kvm|tcg) echo "$CGSCALE_ACCEL"; exit 0 ;;
 auto) ;;
 *) die "CGSCALE_ACCEL must be kvm, tcg or auto" ;;
 esac
-kernel=${1:?usage: probe-kvm.sh BZIMAGE}
+[ $# -eq 1 ] || usage_error "no BZIMAGE given"
+kernel=$1
 cache=$BUILD/accel-probe
 boot=$(cat /proc/sys/kernel/random/boot_id)
 if [ -f "$cache" ] && [ "$(head -n 1 "$cache")" = "$boot" ]; then

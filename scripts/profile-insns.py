@@ -85,6 +85,14 @@ def diff(a, b, n, top=25):
 
 
 def main(argv):
+    for a in argv[1:]:
+        if a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        if a.startswith("-") and a not in ("--between",):
+            print(__doc__.strip(), file=sys.stderr)
+            print(f"error: profile-insns.py: unknown option {a!r}", file=sys.stderr)
+            return 2
     between = None
     if len(argv) > 3 and argv[1] == "count" and argv[2] == "--between":
         between = argv[3]

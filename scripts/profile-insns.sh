@@ -25,6 +25,20 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/profile-insns.sh --kernel BZIMAGE --vmlinux VMLINUX
+                                --funcs REGEX --out DIR [--between FUNC]
+                                [--append KERNEL_ARG]... -- CMD...
+Count the guest kernel's instructions per function while CMD runs: boot
+BZIMAGE under TCG with the icount clock and QEMU's instruction trace
+restricted to the functions of VMLINUX matching the extended regex REGEX,
+then write DIR/insns.json ({function: instructions}) and DIR/pcs.json
+(scripts/profile-insns.py). Slow: minutes per boot.
+  --between FUNC       count only from the first call of FUNC to the last
+  --append KERNEL_ARG  add a kernel command line argument
+EOF
+}
 kernel='' vmlinux='' funcs='' out='' between=()
 append=()
 while [ $# -gt 0 ]; do
@@ -35,12 +49,13 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--between) between=(--between "$2"); shift 2 ;;
 	--append) append+=(--append "$2"); shift 2 ;;
+	-h|--help) usage; exit 0 ;;
 	--) shift; break ;;
-	*) die "profile-insns.sh: unknown option $1" ;;
+	*) usage_error "unknown option '$1'" ;;
 	esac
 done
 [ -n "$kernel" ] && [ -n "$vmlinux" ] && [ -n "$funcs" ] && [ -n "$out" ] && [ $# -gt 0 ] ||
-	die "usage: profile-insns.sh --kernel BZIMAGE --vmlinux VMLINUX --funcs REGEX --out DIR [--between FUNC] [--append ARG]... -- CMD..."
+	usage_error "--kernel, --vmlinux, --funcs, --out and -- CMD... are all needed"
 [ -f "$vmlinux" ] || die "no vmlinux at $vmlinux (the one built with $kernel)"
 need_cmd nm
 mkdir -p "$out"

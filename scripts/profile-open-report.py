@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Break a perf.data of scripts/profile-open.sh down by component.
 
-    profile-open-report.py [--kallsyms FILE] [--comm openclose] [--ops N]
+    profile-open-report.py [--kallsyms FILE] [--comm openclose]
                            [--insn INSN_PER_OP] PERF_DATA
 
 Reads the samples with their kernel call chains ("perf script"), keeps
@@ -156,11 +156,11 @@ def samples(args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--kallsyms")
-    ap.add_argument("--comm", default="openclose")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kallsyms", help="the guest's /proc/kallsyms, for perf script")
+    ap.add_argument("--comm", default="openclose", help="the task whose samples are broken down")
     ap.add_argument("--insn", type=float, help="instructions per op (no perf)")
-    ap.add_argument("data")
+    ap.add_argument("data", help="a MODE.data of scripts/profile-open.sh")
     args = ap.parse_args()
 
     comps = collections.Counter()

@@ -22,17 +22,32 @@ set -euo pipefail
 
 kernel=$BUILD/obj/patched-bench/arch/x86/boot/bzImage
 ops=20000 pops=100000 out=
-usage="usage: profile-open.sh [--kernel BZIMAGE] [--ops N] [--prof-ops N] [--out DIR] [FILE...]"
+usage() {
+	cat <<'EOF'
+usage: scripts/profile-open.sh [--kernel BZIMAGE] [--ops N] [--prof-ops N]
+                               [--out DIR] [FILE...]
+Where the instructions of opening and closing a cgroup file go: boot
+BZIMAGE (default: the patched bench kernel) with the icount clock, time
+each open/close mode of scripts/guest/openclose.c on each FILE (default:
+memory.stat) without perf, then profile the modes with perf and break the
+samples down by component (scripts/profile-open-report.py). Needs perf.
+  --ops N       timed operations per mode (default 20000)
+  --prof-ops N  operations per profile (default 100000)
+  --out DIR     results (default: build/profile/open-DATE)
+EOF
+}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--ops) ops=$2; shift 2 ;;
 	--prof-ops) pops=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-*) die "$usage" ;;
+	-h|--help) usage; exit 0 ;;
+	-*) usage_error "unknown option '$1'" ;;
 	*) break ;;
 	esac
 done
+only_operands "$@"
 [ $# -gt 0 ] || set -- memory.stat
 [ -f "$kernel" ] || die "no kernel at $kernel; build it first (scripts/build-kernel.sh bench)"
 need_cmd perf gcc python3

@@ -20,16 +20,30 @@ set -euo pipefail
 
 kernel=$BUILD/obj/patched-bench/arch/x86/boot/bzImage
 reads=20000 out=
+usage() {
+	cat <<'EOF'
+usage: scripts/profile-read.sh [--kernel BZIMAGE] [--reads N] [--out DIR]
+                               FILE...
+Where the instructions of a stat file read go: boot BZIMAGE (default: the
+patched bench kernel) with the icount clock, set up the stat-read
+benchmark's cgroup and run "perf record -e cpu-clock" over N reads
+(default 20000) of each FILE; prints the top symbols of each file and the
+instructions per read. Needs perf. Results: DIR (default:
+build/profile/DATE).
+EOF
+}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--reads) reads=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-*) die "usage: profile-read.sh [--kernel BZIMAGE] [--reads N] [--out DIR] FILE..." ;;
+	-h|--help) usage; exit 0 ;;
+	-*) usage_error "unknown option '$1'" ;;
 	*) break ;;
 	esac
 done
-[ $# -gt 0 ] || die "usage: profile-read.sh [--kernel BZIMAGE] [--reads N] [--out DIR] FILE..."
+only_operands "$@"
+[ $# -gt 0 ] || usage_error "no FILE given"
 [ -f "$kernel" ] || die "no kernel at $kernel; build it first (scripts/build-kernel.sh bench)"
 need_cmd perf gcc
 [ -n "$out" ] || out=$BUILD/profile/$(date +%Y%m%d-%H%M%S)

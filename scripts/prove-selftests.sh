@@ -14,6 +14,18 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/series.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/prove-selftests.sh [TEST...]
+Show that the series' selftests can fail: for each tests/breaks/TEST.diff
+(default: all), apply it to the work tree (which must be clean), rebuild
+the test kernel, run TEST (a selftest program, or a KUnit suite) in the
+guest and require that it fails. The work tree is restored afterwards and
+the kernel rebuilt from it. Prints "pass|fail prove:TEST"; exits 1 if a
+TEST still passed. Logs: build/prove/TEST/.
+EOF
+}
+only_operands "$@"
 [ -z "$(sgit status --porcelain --untracked-files=no)" ] ||
 	die "the work tree $SRC has uncommitted changes; commit or stash them first"
 obj=$BUILD/obj/patched-test

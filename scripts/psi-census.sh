@@ -16,12 +16,25 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/psi-census.sh [--rounds N] [--no-build]
+How many of PSI's group updates a mirroring scheme would still do: build
+config "bench" with bench/psi/mirror-census.diff (build/obj/census-bench),
+boot it once, run the psi ping-pong and messaging and print the
+/proc/psi_census counts per task change. Results:
+build/psi-census/DATE/boot/census.jsonl.
+  --rounds N  round trips per workload (default 20000)
+  --no-build  boot the census kernel as already built
+EOF
+}
 rounds=20000 build=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=$2; shift 2 ;;
 	--no-build) build=; shift ;;
-	*) die "usage: psi-census.sh [--rounds N] [--no-build]" ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage_error "unknown argument '$1'" ;;
 	esac
 done
 out=$BUILD/psi-census/$(date +%Y%m%d-%H%M%S)

@@ -83,8 +83,17 @@ def changelog(rows, depths, want):
 
 
 def main(argv):
+    for a in argv[1:]:
+        if a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        if a.startswith("-") and a not in ("--changelog",):
+            print(__doc__.strip(), file=sys.stderr)
+            print(f"error: psi-steps-report.py: unknown option {a!r}", file=sys.stderr)
+            return 2
     if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--changelog"):
-        sys.exit(__doc__)
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
     run = pathlib.Path(argv[1])
     steps = (run / "steps.list").read_text().split()
     if not steps:
@@ -153,4 +162,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    sys.exit(main(sys.argv))

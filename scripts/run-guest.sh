@@ -24,6 +24,28 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/run-guest.sh [--kernel BZIMAGE] [--out DIR] [--timeout SECS]
+                            [--clock icount|wall] [--mttcg] [--cpus SMP]
+                            [--memory SIZE] [--numa] [--append KERNEL_ARG]...
+                            [--qemu-extra OPTS] -- CMD...
+Boot a kernel under virtme-ng (KVM if it works, else QEMU TCG) and run CMD
+in it. The guest sees the host's root file system (copy-on-write) and DIR
+read-write. Results in DIR (default: a new build/guest.XXXXXX):
+console.log, guest.log, dmesg.txt, status. Exit status: CMD's, 124 on
+timeout, 3 when the guest's logs show a kernel splat.
+  --kernel BZIMAGE      default: build/obj/patched-test/arch/x86/boot/bzImage
+  --timeout SECS        default 600
+  --clock icount|wall   icount (TCG only): guest time counts instructions
+  --mttcg               multi-threaded TCG (wall clock only)
+  --cpus SMP            QEMU's -smp argument (default 2)
+  --memory SIZE         default 2G
+  --numa                two NUMA nodes, one vCPU each (needs --cpus 2)
+  --append KERNEL_ARG   add a kernel command line argument
+  --qemu-extra OPTS     more QEMU options (TCG only)
+EOF
+}
 kernel=$BUILD/obj/patched-test/arch/x86/boot/bzImage
 out=
 timeout=600
@@ -46,11 +68,12 @@ while [ $# -gt 0 ]; do
 	--mttcg) mttcg=1; shift ;;
 	--append) append+=(--append "$2"); shift 2 ;;
 	--qemu-extra) qemu_extra=$2; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
 	--) shift; break ;;
-	*) die "run-guest.sh: unknown option $1" ;;
+	*) usage_error "unknown option '$1'" ;;
 	esac
 done
-[ $# -gt 0 ] || die "run-guest.sh: no command given (use -- CMD...)"
+[ $# -gt 0 ] || usage_error "no command given (use -- CMD...)"
 [ -f "$kernel" ] || die "no kernel image at $kernel; build it first (scripts/build-kernel.sh)"
 vng=$VENV/bin/vng
 [ -x "$vng" ] || die "virtme-ng is not installed in $VENV; run scripts/install-deps.sh"

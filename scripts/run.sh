@@ -16,7 +16,7 @@ EOF
 case ${1:-} in
 -h|--help) usage; exit 0 ;;
 '') ;;
-*) usage >&2; die "$(basename "$0"): unknown argument '$1' (it takes none); nothing was run" ;;
+*) usage_error "unknown argument '$1' (it takes none); nothing was run" ;;
 esac
 
 cfg=${CGSCALE_CONFIG:-test}

@@ -20,6 +20,18 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel=$BUILD/obj/patched-test/arch/x86/boot/bzImage
+usage() {
+	cat <<'EOF'
+usage: scripts/stress.sh [--kernel BZIMAGE] [--time SECONDS] [--out DIR]
+                         [--cpus N]
+A stress run: boot BZIMAGE (default: the patched test kernel) with N vCPUs
+(default 2) and for SECONDS (default 60) load a cgroup hierarchy
+(stress-ng, cgroup churn, cgroup.pressure toggles, a PSI trigger) while
+two readers check every read of every stat and pressure file
+(scripts/guest/stress.sh). Prints "pass|fail stress:..." lines and the
+counts; exits 1 on a failure. Results: DIR (default: build/stress/DATE).
+EOF
+}
 secs=60 out= cpus=2
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -27,7 +39,8 @@ while [ $# -gt 0 ]; do
 	--time) secs=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
-	*) die "usage: stress.sh [--kernel BZIMAGE] [--time SECONDS] [--out DIR] [--cpus N]" ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage_error "unknown argument '$1'" ;;
 	esac
 done
 [ -f "$kernel" ] || die "no kernel at $kernel; build it first (scripts/build-kernel.sh test)"

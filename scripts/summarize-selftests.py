@@ -59,6 +59,14 @@ def program_results(name, log, rc):
 
 
 def main(argv):
+    for a in argv[1:]:
+        if a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        if a.startswith("-") and a not in ("--host-results",):
+            print(__doc__.strip(), file=sys.stderr)
+            print(f"error: summarize-selftests.py: unknown option {a!r}", file=sys.stderr)
+            return 2
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2

@@ -8,6 +8,17 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	cat <<'EOF'
+usage: scripts/wip-diff.sh NAME OUT
+One diff for the work-in-progress patch set wip/NAME: apply its patches in
+name order to copies of the files they touch, taken from the work tree
+build/linux (or CGSCALE_SRC), and write the difference as one unified diff
+to OUT. scripts/bench.sh builds kernel spec wip:NAME with it.
+EOF
+}
+only_operands "$@"
+[ $# -eq 2 ] || usage_error "want NAME OUT, got $# arguments"
 name=${1:?usage: wip-diff.sh NAME OUT}
 out=${2:?usage: wip-diff.sh NAME OUT}
 dir=$TOP/wip/$name

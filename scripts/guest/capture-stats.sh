@@ -22,6 +22,22 @@
 # With ODD_READS_RESULTS, the same files are then read in odd ways (chunks,
 # pread, lseek; scripts/guest/odd-reads.py) and compared with one large
 # read; the result lines go to that file.
+
+usage() {
+	cat <<'EOF'
+usage: scripts/guest/capture-stats.sh OUTDIR [ODD_READS_RESULTS]
+Runs inside the guest: build a small scripted cgroup hierarchy and copy the
+stat and pressure files the series reformats, of the root and of non-root
+groups, into OUTDIR/<cgroup>/ (and /proc/pressure into
+OUTDIR/proc-pressure/), for scripts/check-stat-format.py. With
+ODD_READS_RESULTS the files are also read in odd ways
+(scripts/guest/odd-reads.py), the result lines to that file.
+EOF
+}
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+-*) usage >&2; echo "error: capture-stats.sh: unknown option '$1'" >&2; exit 2 ;;
+esac
 set -u
 out=${1:?usage: capture-stats.sh OUTDIR [ODD_READS_RESULTS]}
 odd=${2:-}

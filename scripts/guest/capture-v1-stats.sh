@@ -11,6 +11,20 @@
 # while the v2 hierarchy does not use it, and it does not come back to v2
 # until every v1 memcg is freed. With ODD_READS_RESULTS the files are also
 # read in odd ways (scripts/guest/odd-reads.py), as "odd-reads:v1/...".
+
+usage() {
+	cat <<'EOF'
+usage: scripts/guest/capture-v1-stats.sh OUTDIR [ODD_READS_RESULTS]
+Runs inside the guest: mount the memory controller as a cgroup v1
+hierarchy (CONFIG_MEMCG_V1) and copy the memory.stat of its root, of cap
+and of cap/a into OUTDIR/v1/<cgroup>/. Needs a boot of its own. With
+ODD_READS_RESULTS the files are also read in odd ways.
+EOF
+}
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+-*) usage >&2; echo "error: capture-v1-stats.sh: unknown option '$1'" >&2; exit 2 ;;
+esac
 set -u
 out=${1:?usage: capture-v1-stats.sh OUTDIR [ODD_READS_RESULTS]}
 odd=${2:-}

@@ -5,6 +5,20 @@
 #   demo/            memory, cpu, io, pids enabled for children
 #     web/           a CPU spinner and page cache reads
 #     batch/         64M of anon memory under memory.high=48M, direct IO to a loop device
+
+usage() {
+	cat <<'EOF'
+usage: scripts/guest/demo.sh [-h|--help]
+Runs inside the guest (scripts/run.sh): build the demo hierarchy (demo/,
+demo/web, demo/batch), run a short CPU, page cache, anon memory and direct
+IO workload in it and print its stat files. Takes no arguments.
+EOF
+}
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+'') ;;
+*) usage >&2; echo "error: demo.sh: unknown argument '$1' (it takes none)" >&2; exit 2 ;;
+esac
 set -u
 cg=/sys/fs/cgroup
 d=$cg/demo

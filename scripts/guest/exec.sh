@@ -4,6 +4,20 @@
 # Runs CMD with its output in OUTDIR/guest.log (and on the console), then
 # writes its exit status to OUTDIR/status and the kernel log to
 # OUTDIR/dmesg.txt. OUTDIR is a host directory shared read-write.
+
+usage() {
+	cat <<'EOF'
+usage: scripts/guest/exec.sh OUTDIR CMD...
+Runs inside the guest (started by scripts/run-guest.sh): run CMD with its
+output in OUTDIR/guest.log and on the console, then write its exit status
+to OUTDIR/status and the kernel log to OUTDIR/dmesg.txt.
+EOF
+}
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+-*) usage >&2; echo "error: exec.sh: unknown option '$1'" >&2; exit 2 ;;
+esac
+[ $# -ge 2 ] || { usage >&2; echo "error: exec.sh: want OUTDIR CMD..., got $# arguments" >&2; exit 2; }
 out=$1
 shift
 mountpoint -q /sys/kernel/tracing 2>/dev/null ||

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Read text stat files in odd ways and compare with one large read.
 
-Runs inside the guest: odd-reads.py CGROUP_ROOT CGROUP... -- FILE...
+usage: odd-reads.py CGROUP_ROOT CGROUP... -- FILE...
+
+Runs inside the guest (scripts/guest/capture-stats.sh, capture-v1-stats.sh).
 Prints one result line per cgroup and file, for summarize-selftests.py:
   pass odd-reads:<cgroup>/<file>(exact|shape)
   fail odd-reads:<cgroup>/<file>(<what differed>)
@@ -137,6 +139,14 @@ def check_file(path):
 
 
 def main(argv):
+    for a in argv[1:]:
+        if a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        if a.startswith("-") and a not in ("--",):
+            print(__doc__.strip(), file=sys.stderr)
+            print(f"error: odd-reads.py: unknown option {a!r}", file=sys.stderr)
+            return 2
     if "--" not in argv or len(argv) < 4:
         print("usage: odd-reads.py CGROUP_ROOT CGROUP... -- FILE...", file=sys.stderr)
         return 2

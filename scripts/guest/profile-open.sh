@@ -14,6 +14,20 @@
 # cpu-clock samples every PERIOD instructions (default 20000; perf's floor
 # is 10000).
 . "$(dirname "$0")/../../bench/include/children.sh"
+usage() {
+	cat <<'EOF'
+usage: scripts/guest/profile-open.sh OUTDIR OPENCLOSE OPS PROF_OPS FILE...
+Runs inside the guest (scripts/profile-open.sh): in the stat-read
+benchmark's cgroup, time OPS operations of each mode of OPENCLOSE on each
+FILE (OUTDIR/times.json), then "perf record -g" PROF_OPS operations of each
+mode of PROFILE_MODES on the first FILE (OUTDIR/MODE.data, kallsyms).
+EOF
+}
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+-*) usage >&2; echo "error: profile-open.sh: unknown option '$1'" >&2; exit 2 ;;
+esac
+[ $# -ge 5 ] || { usage >&2; echo "error: profile-open.sh: want OUTDIR OPENCLOSE OPS PROF_OPS FILE..., got $# arguments" >&2; exit 2; }
 out=$1 prog=$2 ops=$3 pops=$4
 shift 4
 p=/sys/fs/cgroup/profile

@@ -7,6 +7,19 @@
 # the guest clock counts instructions, so cpu-clock samples every PERIOD
 # instructions: the profile says where the instructions go.
 . "$(dirname "$0")/../../bench/include/children.sh"
+usage() {
+	cat <<'EOF'
+usage: scripts/guest/profile-read.sh OUTDIR STATREAD READS FILE...
+Runs inside the guest (scripts/profile-read.sh): in the stat-read
+benchmark's cgroup, "perf record -e cpu-clock" over READS reads of each
+FILE by STATREAD, the top symbols to OUTDIR/FILE.txt.
+EOF
+}
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+-*) usage >&2; echo "error: profile-read.sh: unknown option '$1'" >&2; exit 2 ;;
+esac
+[ $# -ge 4 ] || { usage >&2; echo "error: profile-read.sh: want OUTDIR STATREAD READS FILE..., got $# arguments" >&2; exit 2; }
 out=$1 statread=$2 reads=$3
 shift 3
 p=/sys/fs/cgroup/profile

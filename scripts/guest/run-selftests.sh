@@ -11,11 +11,29 @@
 # summarize-selftests.py counts such a subtest as passed only when the second
 # run passed it, and lists it as intermittent.
 # Timeouts and crashes are never retried.
+
+usage() {
+	cat <<'EOF'
+usage: scripts/guest/run-selftests.sh [--retry DENYLIST] KSFT_DIR LIST OUTDIR
+                                      [NAME...]
+Runs inside the guest: run each cgroup selftest of LIST (or only the
+NAMEs) from KSFT_DIR with its timeout, a log and an exit status file per
+test in OUTDIR.
+  --retry DENYLIST  run a program marked "retry" in LIST once more when a
+                    subtest that DENYLIST does not name failed
+EOF
+}
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+--retry) ;;
+-*) usage >&2; echo "error: run-selftests.sh: unknown option '$1'" >&2; exit 2 ;;
+esac
 deny=
 if [ "${1:-}" = --retry ]; then
 	deny=$2
 	shift 2
 fi
+[ $# -ge 3 ] || { usage >&2; echo "error: run-selftests.sh: want KSFT_DIR LIST OUTDIR [NAME...]" >&2; exit 2; }
 ksft=$1 list=$2 out=$3
 shift 3
 only=" $* "

@@ -8,6 +8,21 @@
 #    file system (they create their files in the current directory).
 # Prints one line per step; a failed step is reported, not fatal: the tests
 # that need it then fail or skip with their own reason.
+
+usage() {
+	cat <<'EOF'
+usage: scripts/guest/setup-test-env.sh [-h|--help]
+Runs inside the guest, before the selftests: zram swap, cgroup2 with
+memory_hugetlb_accounting, zswap, and an ext4 scratch file system at
+/tmp/ksft-scratch. One line per step; a failed step is reported, not
+fatal. Takes no arguments.
+EOF
+}
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+'') ;;
+*) usage >&2; echo "error: setup-test-env.sh: unknown argument '$1' (it takes none)" >&2; exit 2 ;;
+esac
 set -u
 if [ -e /sys/block/zram0/disksize ] && ! grep -q zram0 /proc/swaps; then
 	echo lzo >/sys/block/zram0/comp_algorithm 2>/dev/null

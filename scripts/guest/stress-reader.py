@@ -82,8 +82,17 @@ def check(name, text, seen, ino):
 
 
 def main(argv):
+    for a in argv[1:]:
+        if a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        if a.startswith("-"):
+            print(__doc__.strip(), file=sys.stderr)
+            print(f"error: stress-reader.py: unknown option {a!r}", file=sys.stderr)
+            return 2
     if len(argv) != 4:
-        sys.exit(__doc__)
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
     root, outfile = argv[1], argv[3]
     deadline = time.time() + float(argv[2])
     seen = {}

@@ -12,6 +12,20 @@
 #     pipe  stress-ng --pipe
 #     churn groups made, given controllers, entered by a task and removed
 # cgroup.pressure of vm and fork is toggled 0/1 throughout.
+
+usage() {
+	cat <<'EOF'
+usage: scripts/guest/stress.sh SECONDS OUTDIR
+Runs inside the guest (scripts/stress.sh): load a cgroup hierarchy for
+SECONDS while two readers check every stat and pressure file; writes
+OUTDIR/stress.json (the counts) and OUTDIR/*.log.
+EOF
+}
+case ${1:-} in
+-h|--help) usage; exit 0 ;;
+-*) usage >&2; echo "error: stress.sh: unknown option '$1'" >&2; exit 2 ;;
+esac
+[ $# -eq 2 ] || { usage >&2; echo "error: stress.sh: want SECONDS OUTDIR, got $# arguments" >&2; exit 2; }
 set -u
 dur=$1 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
