@@ -17,8 +17,8 @@
 #                       [--config CONFIG]
 #
 # --shadow DIFF uses DIFF instead of tests/crosscheck/psi-shadow.diff, for
-# a work tree other than the series (CGSCALE_SRC), such as the PSI mirror
-# work in wip/psi-mirror.
+# a work tree other than the series (CGSCALE_SRC), such as a work-in-progress
+# topic of wip/ whose patches change what the shadow compares.
 # --config CONFIG builds config CONFIG of config/configs instead of test
 # (test-irqtime: PSI's IRQ time too), into build/obj/xcheck-CONFIG. A
 # config with CONFIG_IRQ_TIME_ACCOUNTING gets one more boot, which must
