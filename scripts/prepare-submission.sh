@@ -5,9 +5,69 @@
 # the dependencies. The topics are submit/topics, their cover letters
 # submit/covers/ plus bench/latest (scripts/submission.py). b4 works in its
 # own clone of build/linux, build/submit-work/linux; build/linux is only read.
-# Usage: scripts/prepare-submission.sh [TOPIC...]   (default: every topic)
+# The sender is an input (--from or --use-git-identity); without one the
+# mails keep the placeholder identity of patches/ and are marked NOT FOR
+# SENDING. Usage: see usage() below.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<'EOF'
+usage: scripts/prepare-submission.sh [--from "Name <addr>" | --use-git-identity] [TOPIC...]
+       scripts/prepare-submission.sh -h|--help
+
+Cuts patches/ into one b4 posting per maintainer tree (submit/topics) in
+build/submit/TOPIC/: the mails as "b4 send -o" writes them, check.txt,
+recipients, base-commit, depends-on. Nothing is sent. Default: every topic,
+then a check that the topics add up to the series.
+
+  --from "Name <addr>"   the sender: From: and the placeholder's Signed-off-by
+                         of every mail become this identity, who thereby
+                         certifies the Developer's Certificate of Origin
+                         (Documentation/process/submitting-patches.rst) for
+                         every patch. A reserved domain (.example, .invalid,
+                         .test, localhost) is refused.
+  --use-git-identity     the same with your git user.name and user.email
+  -h, --help             this text
+
+Without --from or --use-git-identity everything is built and checked, but
+the mails keep the placeholder identity of patches/, their subjects start
+with "[NOT FOR SENDING]", and build/submit/NOT-FOR-SENDING says so.
+EOF
+}
+# usage_error MSG (lib.sh): the usage and the error on stderr, exit 2
+
+sender=
+use_git=0
+topics=()
+while [ "$#" -gt 0 ]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	--from) [ "$#" -ge 2 ] || usage_error "--from needs \"Name <addr>\"; nothing was done"; sender=$2; shift 2 ;;
+	--from=*) sender=${1#--from=}; shift ;;
+	--use-git-identity) use_git=1; shift ;;
+	--) shift; topics+=("$@"); break ;;
+	-*) usage_error "unknown option '$1'; nothing was done" ;;
+	*) topics+=("$1"); shift ;;
+	esac
+done
+if [ "$use_git" = 1 ]; then
+	[ -z "$sender" ] || usage_error "give --from or --use-git-identity, not both; nothing was done"
+	# read before GIT_CONFIG_GLOBAL=/dev/null below hides the user's config
+	gname=$(git -C "$TOP" config user.name || true)
+	gmail=$(git -C "$TOP" config user.email || true)
+	if [ -z "$gname" ] || [ -z "$gmail" ]; then
+		usage_error "--use-git-identity: git config user.name and user.email are not both set; nothing was done"
+	fi
+	sender="$gname <$gmail>"
+fi
+if [ -n "$sender" ]; then
+	# "Name <addr@domain>" outside the reserved domains, or exit 2 with the reason
+	sender=$(python3 "$TOP/scripts/submission.py" sender "$sender") || {
+		printf 'error: the sender must be a real person, who certifies the DCO by sending; nothing was done\n' >&2
+		exit 2
+	}
+fi
 
 OUT=$BUILD/submit
 WORK=$BUILD/submit-work
@@ -16,6 +76,7 @@ LOG=$LOGS/submission
 # checkpatch as scripts/check-series.sh runs it: --strict, and the "does
 # MAINTAINERS need updating?" question answered there by get_maintainer.pl
 CHECK_CMD="$CLONE/scripts/checkpatch.pl -q --terse --no-summary --mailback --showfile --strict --ignore FILE_PATH_CHANGES"
+DCO="certifies the Developer's Certificate of Origin (Documentation/process/submitting-patches.rst) for every patch by sending these mails"
 
 sub() { python3 "$TOP/scripts/submission.py" "$@"; }
 sub_to() { local out=$1; shift; sub "$@" >"$out"; }
@@ -38,9 +99,18 @@ mkdir -p "$LOG" "$WORK/covers"
 step "checking the topic map submit/topics against patches/ (log: $LOG/topics.log)"
 run_logged "the topic map check (every patch of patches/ must be in exactly one topic of submit/topics, in series order; fix submit/topics)" \
 	"$LOG/topics.log" sub check
+placeholder=$(sub placeholder | head -n 1)
+if [ -n "$sender" ]; then
+	step "sender: $sender"
+	info "$sender $DCO"
+else
+	step "sender: none given, so the mails are NOT FOR SENDING"
+	info "they keep the placeholder ${placeholder:-identity of patches/} and their subjects start with [NOT FOR SENDING];"
+	info "for mails that can be sent, run again with --from \"Name <addr>\" or --use-git-identity"
+fi
 mapfile -t all < <(sub list)
-topics=("$@")
-[ "${#topics[@]}" -gt 0 ] || topics=("${all[@]}")
+whole=0
+[ "${#topics[@]}" -gt 0 ] || { topics=("${all[@]}"); whole=1; }
 for t in "${topics[@]}"; do
 	printf '%s\n' "${all[@]}" | grep -qx -- "$t" || die "no topic '$t' in submit/topics (topics: ${all[*]})"
 	run_logged "the cover letter of topic $t (fix submit/covers/$t.txt, or bench/latest if a row is missing)" \
@@ -59,11 +129,36 @@ cgit am --abort >/dev/null 2>&1 || true
 run_logged "git checkout of tag base in $CLONE (remove $WORK and run again)" "$LOG/clone.log" \
 	git -C "$CLONE" checkout -q -f --detach base
 cgit for-each-ref --format='%(refname:short)' refs/heads/ | while read -r b; do cgit branch -q -D "$b"; done
-# the mails come from the author of the series
-cgit config user.name "$(git mailinfo /dev/null /dev/null <"$(sub patches "${all[0]}" | head -n 1)" | sed -n 's/^Author: //p')"
-cgit config user.email "$(git mailinfo /dev/null /dev/null <"$(sub patches "${all[0]}" | head -n 1)" | sed -n 's/^Email: //p')"
+
+# The mails come from the sender, with copies of patches/ whose From: and
+# placeholder Signed-off-by name the sender (submission.py rewrite), or else
+# from the author of the series, the placeholder, and are marked NOT FOR SENDING.
+PATCHDIR=
+if [ -n "$sender" ]; then
+	PATCHDIR=$WORK/patches-from
+	rm -rf "$PATCHDIR"
+	run_logged "rewriting From: and Signed-off-by of patches/ to $sender" "$LOG/rewrite.log" \
+		sub rewrite "$sender" "$PATCHDIR"
+	if [ -n "$placeholder" ] && grep -qiF -- "${placeholder#*<}" "$PATCHDIR"/*.patch; then
+		die "the rewritten patches in $PATCHDIR still name the placeholder $placeholder"
+	fi
+	cgit config user.name "${sender% <*}"
+	semail=${sender##*<}
+	cgit config user.email "${semail%>}"
+else
+	cgit config user.name "$(git mailinfo /dev/null /dev/null <"$(sub patches "${all[0]}" | head -n 1)" | sed -n 's/^Author: //p')"
+	cgit config user.email "$(git mailinfo /dev/null /dev/null <"$(sub patches "${all[0]}" | head -n 1)" | sed -n 's/^Email: //p')"
+fi
 cgit config sendemail.sendmailcmd false # even without -o, this clone cannot send
 cgit config b4.prep-perpatch-check-cmd "$CHECK_CMD"
+
+# topic_patches TOPIC: the files to apply (the sender's copies with --from)
+topic_patches() {
+	local p
+	while read -r p; do
+		if [ -n "$PATCHDIR" ]; then echo "$PATCHDIR/$(basename "$p")"; else echo "$p"; fi
+	done < <(sub patches "$1")
+}
 
 # apply_topic TOPIC: git am its patches onto the current branch
 apply_topic() {
@@ -71,7 +166,7 @@ apply_topic() {
 	while read -r p; do
 		run_logged "git am of $(basename "$p") (it does not apply here: if it needs patches of another topic, name that topic in its 'depends' line in submit/topics)" \
 			"$LOG/$1/am.log" git -C "$CLONE" am -q "$p"
-	done < <(sub patches "$1")
+	done < <(topic_patches "$1")
 }
 
 for t in "${topics[@]}"; do
@@ -83,8 +178,10 @@ for t in "${topics[@]}"; do
 	mapfile -t deps < <(sub deps "$t")
 	cgit checkout -q -b "deps/$t" base
 	for d in "${deps[@]}"; do apply_topic "$d"; done
+	presubject=()
+	[ -n "$sender" ] || presubject=(--set-presubject "[NOT FOR SENDING]")
 	run_logged "b4 prep -n $t (b4 could not start its branch in $CLONE; remove $WORK and run again)" \
-		"$l/prep.log" b4in prep -n "$t" -f "deps/$t"
+		"$l/prep.log" b4in prep -n "$t" -f "deps/$t" "${presubject[@]}"
 	apply_topic "$t"
 	info "$(cgit rev-list --count "deps/$t..b4/$t") commits (cover + patches) on base$([ "${#deps[@]}" -eq 0 ] || echo " + ${deps[*]}")"
 	GIT_EDITOR="cp $WORK/covers/$t.txt" run_logged "b4 prep --edit-cover" "$l/prep.log" b4in prep --edit-cover
@@ -109,9 +206,23 @@ for t in "${topics[@]}"; do
 	else
 		echo "Topic $t depends on no other topic: it applies on base-commit alone." >"$dir/depends-on"
 	fi
-	run_logged "b4 prep --auto-to-cc (scripts/get_maintainer.pl of the clone)" "$l/auto-to-cc.log" b4in prep --auto-to-cc
+	# the cc lines of the map (people get_maintainer.pl does not name) come
+	# first, b4 adds get_maintainer.pl's after them
+	mapfile -t cc < <(sub cc "$t")
+	if [ "${#cc[@]}" -gt 0 ]; then
+		cgit config b4.send-series-cc "$(IFS=,; echo "${cc[*]}")"
+	else
+		cgit config --unset-all b4.send-series-cc || true
+	fi
+	run_logged "b4 prep --auto-to-cc (the cc lines of submit/topics, then scripts/get_maintainer.pl of the clone)" \
+		"$l/auto-to-cc.log" b4in prep --auto-to-cc
 	cgit show -s --format=%B "$(cgit rev-list --reverse "deps/$t..b4/$t" | head -n 1)" |
 		grep -E '^(To|Cc): ' >"$dir/recipients" || die "b4 prep --auto-to-cc found no recipients for $t (log: $l/auto-to-cc.log)"
+	for c in "${cc[@]}"; do
+		a=${c##*<}
+		grep -qiF -- "${a%>}" "$dir/recipients" ||
+			die "the cc line '$c' of topic $t in submit/topics is not among its recipients (log: $l/auto-to-cc.log)"
+	done
 	run_logged "b4 prep --check" "$l/check.log" b4in prep -C --check
 	sed 's/\x1b\[[0-9;]*m//g' "$l/check.log" >"$dir/check.txt"
 	grep -q '^Success: [0-9]*, Warning: 0, Error: 0$' "$dir/check.txt" ||
@@ -123,10 +234,27 @@ for t in "${topics[@]}"; do
 	want=$((n > 1 ? n + 1 : 1)) # a single patch carries its cover below the ---
 	got=$(find "$dir" -name '*.eml' | wc -l)
 	[ "$got" -eq "$want" ] || die "b4 send -o wrote $got mails for topic $t, not $want (log: $l/send.log)"
-	info "$got mails, $(grep -c '^To: ' "$dir/recipients") To, $(grep -c '^Cc: ' "$dir/recipients") Cc -> $dir"
+	if [ -n "$sender" ]; then
+		if [ -n "$placeholder" ] && grep -qiF -- "${placeholder#*<}" "$dir"/*.eml; then
+			die "mails of topic $t still name the placeholder $placeholder: $(grep -liF -- "${placeholder#*<}" "$dir"/*.eml | head -n 3 | tr '\n' ' ')"
+		fi
+	else
+		for m in "$dir"/*.eml; do
+			grep -q '^Subject: \[NOT FOR SENDING\]' "$m" || die "$m is not marked [NOT FOR SENDING] in its subject"
+		done
+		cat >"$dir/NOT-FOR-SENDING" <<EOF
+The mails of topic $t are from and signed off by the placeholder
+${placeholder:-identity of patches/}, which is nobody: it cannot certify the
+Developer's Certificate of Origin, and replies to it bounce. Their subjects
+start with [NOT FOR SENDING]. For mails that can be sent, run
+  scripts/prepare-submission.sh --from "Your Name <you@your.domain>" $t
+(or --use-git-identity); the sender $DCO.
+EOF
+	fi
+	info "$got mails, $(grep -c '^To: ' "$dir/recipients") To, $(grep -c '^Cc: ' "$dir/recipients") Cc$([ "${#cc[@]}" -eq 0 ] || echo " (${#cc[@]} from submit/topics)") -> $dir"
 done
 
-if [ "$#" -eq 0 ]; then
+if [ "$whole" = 1 ]; then
 	step "checking that the topics, applied in map order, give the tree of the series"
 	cgit checkout -q -b all-topics base
 	for t in "${all[@]}"; do apply_topic "$t"; done
@@ -138,4 +266,31 @@ if [ "$#" -eq 0 ]; then
 		die "the topics applied one after another differ from the series (git -C $CLONE diff all-topics whole-series)"
 	info "same tree: $(cgit rev-parse 'all-topics^{tree}')"
 fi
+
+# build/submit/NOT-FOR-SENDING names every topic whose mails are marked (of
+# this run or an earlier one); it goes when no topic is
+marked=()
+for d in "$OUT"/*/; do
+	[ -e "$d/NOT-FOR-SENDING" ] && marked+=("$(basename "$d")")
+done
+if [ "${#marked[@]}" -gt 0 ]; then
+	cat >"$OUT/NOT-FOR-SENDING" <<EOF
+NOT FOR SENDING: the mails of ${marked[*]} in this directory are
+from and signed off by the placeholder ${placeholder:-identity of patches/},
+which is nobody: a Signed-off-by must be a real person who certifies the
+Developer's Certificate of Origin, and replies to a reserved domain bounce.
+Their subjects start with [NOT FOR SENDING]. For mails that can be sent, run
+  scripts/prepare-submission.sh --from "Your Name <you@your.domain>"
+(or --use-git-identity); the sender $DCO.
+EOF
+else
+	rm -f "$OUT/NOT-FOR-SENDING"
+fi
 step "done: ${topics[*]} in $OUT/ (nothing was sent)"
+if [ -n "$sender" ]; then
+	info "mode: for sending, from $sender"
+	info "$sender $DCO"
+	[ "${#marked[@]}" -eq 0 ] || info "still NOT FOR SENDING from an earlier run: ${marked[*]} (see $OUT/NOT-FOR-SENDING)"
+else
+	info "mode: NOT FOR SENDING: from and signed off by the placeholder ${placeholder:-identity of patches/}; see $OUT/NOT-FOR-SENDING"
+fi

@@ -6,8 +6,20 @@ usage: submission.py check            the map against patches/; errors, exit 1
        submission.py patches TOPIC    its patch files, in series order
        submission.py deps TOPIC       topics to apply first (transitively), in map order
        submission.py tree TOPIC       its tree
+       submission.py cc TOPIC         the extra Cc: of the map, "Name <addr>" per line
        submission.py cover TOPIC      its cover letter: subject, blank line, body
        submission.py unused           summary.json rows that no cover shows
+       submission.py placeholder      the placeholder identity of patches/ ("Name <addr>")
+       submission.py sender IDENT     IDENT checked as a sender ("Name <addr@domain>",
+                                      no reserved domain): printed, or an error and exit 2
+       submission.py rewrite IDENT DIR
+                                      copies of patches/ in DIR, From: and the placeholder's
+                                      Signed-off-by: rewritten to IDENT, all else kept
+       submission.py -h|--help        this text
+
+The placeholder identity is the From: of patches/ whose address is in a
+reserved domain (RFC 2606/6761: .example, .invalid, .test, .localhost,
+example.com/.net/.org): it is nobody, so no mail from it may leave.
 
 A cover letter source, submit/covers/TOPIC.txt, is the subject line, a blank
 line and the body. In the body, {p:N} becomes the topic's own number of the
@@ -52,8 +64,8 @@ def rel(path):
 
 
 def parse_topics(path=TOPICS):
-    """-> [{name, patches: [int], subjects: {N: subject}, tree, depends: [(name, why)]}]
-    in file order"""
+    """-> [{name, patches: [int], subjects: {N: subject}, tree, depends: [(name, why)],
+    cc: [(name, addr, why)]}] in file order"""
     topics, cur = [], None
     for lineno, raw in enumerate(path.read_text().splitlines(), 1):
         line = raw.strip()
@@ -66,7 +78,7 @@ def parse_topics(path=TOPICS):
             if not re.fullmatch(r"[a-z0-9_-]+", val):
                 raise MapError(f"{where}: bad topic name {val!r}")
             cur = {"name": val, "patches": [], "subjects": {}, "tree": None, "depends": None,
-                   "line": lineno}
+                   "cc": [], "line": lineno}
             topics.append(cur)
             continue
         if cur is None:
@@ -82,6 +94,19 @@ def parse_topics(path=TOPICS):
             cur["subjects"][n] = m.group(2)
         elif key == "tree":
             cur["tree"] = val
+        elif key == "cc":
+            m = re.fullmatch(r"(?:(?P<name>[^<>]*?)\s*<(?P<addr>[^<>\s]+)>|(?P<bare>[^<>\s]+@[^<>\s]+))"
+                             r"\s+(?P<why>\S.*)", val)
+            if not m:
+                raise MapError(f"{where}: want 'cc NAME <ADDR> WHY' or 'cc ADDR WHY': {val!r}")
+            name, addr = (m.group("name") or "").strip(), m.group("addr") or m.group("bare")
+            try:
+                check_address(addr)
+            except IdentityError as e:
+                raise MapError(f"{where}: {e}") from None
+            if addr.lower() in (a.lower() for _n, a, _w in cur["cc"]):
+                raise MapError(f"{where}: {addr} twice in topic {cur['name']}")
+            cur["cc"].append((name, addr, m.group("why")))
         elif key == "depends":
             cur["depends"] = cur["depends"] or []
             if val != "-":
@@ -98,6 +123,114 @@ def parse_topics(path=TOPICS):
         if not t["patches"]:
             raise MapError(f"{path.name}:{t['line']}: topic {t['name']} has no 'patch' line")
     return topics
+
+
+class IdentityError(Exception):
+    pass
+
+
+# Domains that are nobody's (RFC 2606, RFC 6761): mail to them bounces, and
+# a Signed-off-by with one certifies nothing.
+RESERVED_TLDS = ("example", "invalid", "test", "localhost")
+RESERVED_DOMAINS = ("example.com", "example.net", "example.org", "localhost")
+
+
+def reserved(addr):
+    """True if the mail address ADDR is in a reserved domain"""
+    domain = addr.rpartition("@")[2].lower().rstrip(".")
+    return (domain in RESERVED_DOMAINS or domain.rpartition(".")[2] in RESERVED_TLDS
+            or any(domain.endswith("." + d) for d in RESERVED_DOMAINS))
+
+
+def check_address(addr):
+    """raise IdentityError unless ADDR looks like local@domain.tld outside the reserved domains"""
+    if not re.fullmatch(r"[^@\s<>(),;:\"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+\.?", addr):
+        raise IdentityError(f"{addr!r} is not a mail address (want local@domain.tld)")
+    if reserved(addr):
+        raise IdentityError(f"{addr} is in a reserved domain (.example, .invalid, .test, "
+                            "localhost, example.com/.net/.org): replies to it bounce, and a "
+                            "Signed-off-by with it certifies nothing")
+
+
+def parse_identity(text):
+    """"Name <addr@domain>" -> (name, addr), or IdentityError saying what is wrong"""
+    m = re.fullmatch(r"\s*([^<>]*?)\s*<([^<>]*)>\s*", text or "")
+    if not m:
+        raise IdentityError(f"{text!r} is not \"Name <addr@domain>\"")
+    name, addr = m.group(1).strip().strip('"').strip(), m.group(2).strip()
+    if not re.search(r"\w", name) or "@" in name:
+        raise IdentityError(f"{text!r} has no name before the <address> "
+                            "(a Signed-off-by needs the real name of a person)")
+    check_address(addr)
+    return name, addr
+
+
+def fmt_identity(name, addr):
+    return f"{name} <{addr}>" if name else addr
+
+
+def _from_header(text):
+    """-> (name, addr, start, end) of the From: header of a patch mail (unfolded), or None"""
+    head = text.split("\n\n", 1)[0]
+    m = re.search(r"^From: (.*(?:\n[ \t].*)*)", head, re.M)
+    if not m:
+        return None
+    value = re.sub(r"\s*\n[ \t]+", " ", m.group(1)).strip()
+    im = re.fullmatch(r"(.*?)\s*<([^<>]+)>", value)
+    name, addr = (im.group(1).strip().strip('"'), im.group(2)) if im else ("", value)
+    return name, addr, m.start(), m.end()
+
+
+def placeholders(ser):
+    """-> the From: identities of the patches (name, addr) whose address is reserved"""
+    out = []
+    for _n, (path, _subj) in sorted(ser.items()):
+        f = _from_header(path.read_text(errors="replace"))
+        if f and reserved(f[1]) and f[:2] not in out:
+            out.append(f[:2])
+    return out
+
+
+TRAILER = re.compile(r"^[A-Za-z0-9-]+: \S")
+
+
+def rewrite_identity(text, sender, holders):
+    """A patch mail with the placeholder identities HOLDERS replaced by SENDER
+    (name, addr): the From: header if it is one of them, and each
+    Signed-off-by: line of the changelog that names one of them. Every other
+    line, tag and Signed-off-by stays. If the changelog then has no
+    Signed-off-by of SENDER (a patch from someone else), SENDER's is added as
+    the last tag: whoever sends a patch signs it off."""
+    name, addr = sender
+    who = {a.lower() for _n, a in holders}
+    f = _from_header(text)
+    if f and f[1].lower() in who:
+        text = text[:f[2]] + f"From: {fmt_identity(name, addr)}" + text[f[3]:]
+    head, sep, rest = text.partition("\n\n")
+    body, cut, tail = rest.partition("\n---\n")  # the changelog ends at the first ---
+    lines = body.split("\n")
+    mine = f"Signed-off-by: {fmt_identity(name, addr)}"
+    out = []
+    for line in lines:
+        m = re.fullmatch(r"Signed-off-by:\s*(.*?)\s*<([^<>]+)>\s*", line)
+        if m and m.group(2).lower() in who:
+            line = mine
+        if line == mine and mine in out:
+            continue  # the sender had signed off already
+        out.append(line)
+    if mine not in out:
+        end = len(out)
+        while end and not out[end - 1].strip():
+            end -= 1
+        start = end
+        while start and out[start - 1].strip():
+            start -= 1
+        block = out[start:end]  # the last paragraph: the tags, if all its lines are tags
+        if block and all(TRAILER.match(l) or l[:1] in " \t" for l in block):
+            out.insert(end, mine)
+        else:
+            out[end:end] = ["", mine]
+    return head + sep + "\n".join(out) + cut + tail
 
 
 def series(patches_dir=PATCHES):
@@ -379,6 +512,20 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     cmd, args = argv[1], argv[2:]
+    if cmd in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    if cmd.startswith("-"):
+        print(__doc__, file=sys.stderr)
+        print(f"submission.py: unknown option {cmd!r}", file=sys.stderr)
+        return 2
+    if cmd == "sender" and len(args) == 1:
+        try:
+            print(fmt_identity(*parse_identity(args[0])))
+        except IdentityError as e:
+            print(f"submission.py: not a sender: {e}", file=sys.stderr)
+            return 2
+        return 0
     try:
         topics = parse_topics()
         ser = series()
@@ -398,6 +545,26 @@ def main(argv):
             lines = deps_of(topics, args[0])
         elif cmd == "tree" and len(args) == 1:
             lines = [topic(topics, args[0])["tree"]]
+        elif cmd == "cc" and len(args) == 1:
+            # quoted where a name has a comma or the like: the script joins them with ","
+            lines = [fmt_identity(f'"{n}"' if re.search(r'[,;:()\[\]@"]', n) else n, a)
+                     for n, a, _why in topic(topics, args[0])["cc"]]
+        elif cmd == "placeholder" and not args:
+            lines = [fmt_identity(n, a) for n, a in placeholders(ser)]
+        elif cmd == "rewrite" and len(args) == 2:
+            try:
+                sender = parse_identity(args[0])
+            except IdentityError as e:
+                print(f"submission.py: not a sender: {e}", file=sys.stderr)
+                return 2
+            holders = placeholders(ser)
+            out = pathlib.Path(args[1])
+            out.mkdir(parents=True, exist_ok=True)
+            lines = []
+            for _n, (path, _subj) in sorted(ser.items()):
+                dst = out / path.name
+                dst.write_text(rewrite_identity(path.read_text(), sender, holders))
+                lines.append(str(dst))
         elif cmd == "cover" and len(args) == 1:
             meta, rows = load_bench()
             lines = cover(topics, args[0], ser, meta, rows)[0].splitlines()

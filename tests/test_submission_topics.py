@@ -143,3 +143,50 @@ def test_table_heads_columns_with_the_row_s_kernels():
               "ratio": 1.0, "significant": False, "keys": ["off", "on"]}
     heads = [l.split() for l in sub.table([old, on_off]) if l.strip().startswith("insn")]
     assert heads == [["insn", "base", "series", "ratio"], ["insn", "off", "on", "ratio"]]
+
+
+def test_map_cc_names_the_people_get_maintainer_misses():
+    """issue 48: VFS reviewers for the kernfs RCU walk, Steven Rostedt for
+    seq_buf, and the authors of the postings the series redoes"""
+    cc = {t["name"]: {a for _n, a, _why in t["cc"]} for t in TOPICS}
+    assert {"viro@zeniv.linux.org.uk", "brauner@kernel.org", "linux-fsdevel@vger.kernel.org",
+            "raven@themaw.net"} <= cc["kernfs"]
+    assert "rostedt@goodmis.org" in cc["seq_buf"]
+    assert "lukabai@tencent.com" in cc["psi"]
+    assert "wujianyue000@gmail.com" in cc["seq_buf"] and "wujianyue000@gmail.com" in cc["memcg"]
+    assert "thomas.falcon@intel.com" in cc["cgroup"]
+    topic_of = {n: t["name"] for t in TOPICS for n in t["patches"]}
+    assert topic_of[23] == "cgroup" and {topic_of[n] for n in range(2, 8)} == {"psi"}
+    assert {topic_of[n] for n in (31, 32)} == {"kernfs"}
+    for t in TOPICS:
+        for name, addr, why in t["cc"]:
+            assert why and not sub.reserved(addr), (t["name"], addr)
+
+
+def test_map_cc_lines_are_checked(tmp_path):
+    m = tmp_path / "topics"
+    base = "topic x\ntree T\ndepends -\npatch 1 a: one\n"
+    m.write_text(base + "cc Al Viro <viro@zeniv.linux.org.uk> VFS\ncc linux-fsdevel@vger.kernel.org list\n")
+    assert sub.parse_topics(m)[0]["cc"] == [("Al Viro", "viro@zeniv.linux.org.uk", "VFS"),
+                                            ("", "linux-fsdevel@vger.kernel.org", "list")]
+    for bad, why in (("cc Al Viro <viro@zeniv.linux.org.uk>", "want 'cc NAME <ADDR> WHY'"),
+                     ("cc Someone <someone@foo.example> guessed", "reserved domain"),
+                     ("cc Someone <someone> why", "not a mail address"),
+                     ("cc A <a@kernel.org> x\ncc B <A@kernel.org> y", "twice")):
+        m.write_text(base + bad + "\n")
+        try:
+            sub.parse_topics(m)
+        except sub.MapError as e:
+            assert why in str(e), (bad, str(e))
+        else:
+            raise AssertionError(f"accepted {bad!r}")
+
+
+def test_submission_py_help_and_unknown_option():
+    import subprocess
+    import sys
+    script = TOP / "scripts" / "submission.py"
+    p = subprocess.run([sys.executable, script, "--help"], capture_output=True, text=True)
+    assert p.returncode == 0 and "usage:" in p.stdout
+    p = subprocess.run([sys.executable, script, "--bogus"], capture_output=True, text=True)
+    assert p.returncode == 2 and "usage:" in p.stderr and not p.stdout
