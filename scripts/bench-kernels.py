@@ -26,6 +26,9 @@ import pathlib
 import re
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from harness_cli import help_or_refuse  # noqa: E402
+
 TOP = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT = "base=base patched=patched"
 KEY = re.compile(r"[a-z][a-z0-9_]*")
@@ -109,14 +112,9 @@ def line(pair):
 
 
 def main(argv, top=TOP):
-    for a in argv[1:]:
-        if a in ("-h", "--help"):
-            print(__doc__.strip())
-            return 0
-        if a.startswith("-"):
-            print(__doc__.strip(), file=sys.stderr)
-            print(f"error: bench-kernels.py: unknown option {a!r}", file=sys.stderr)
-            return 2
+    rc = help_or_refuse(argv, __doc__, "bench-kernels.py")
+    if rc is not None:
+        return rc
     if len(argv) < 3 or argv[1] != "pairs":
         print(__doc__, file=sys.stderr)
         return 2

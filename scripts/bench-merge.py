@@ -26,6 +26,9 @@ import re
 import shutil
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from harness_cli import help_or_refuse  # noqa: E402
+
 TOP = pathlib.Path(__file__).resolve().parent.parent
 LATEST = TOP / "bench" / "latest"
 DEFAULT_KEYS = ["base", "patched"]
@@ -46,14 +49,9 @@ def section(report, bench):
 
 
 def main(argv, latest=LATEST):
-    for a in argv[1:]:
-        if a in ("-h", "--help"):
-            print(__doc__.strip())
-            return 0
-        if a.startswith("-"):
-            print(__doc__.strip(), file=sys.stderr)
-            print(f"error: bench-merge.py: unknown option {a!r}", file=sys.stderr)
-            return 2
+    rc = help_or_refuse(argv, __doc__, "bench-merge.py")
+    if rc is not None:
+        return rc
     if len(argv) != 4:
         print(__doc__.strip(), file=sys.stderr)
         return 2

@@ -28,6 +28,9 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from harness_cli import help_or_refuse  # noqa: E402
+
 TOP = pathlib.Path(__file__).resolve().parent.parent
 NOISE = 0.001  # icount repeats to ~0.05% between boots
 DEFAULT_KEYS = ["base", "patched"]
@@ -215,14 +218,9 @@ def boot_times(run, keys_of):
 
 
 def main(argv):
-    for a in argv[1:]:
-        if a in ("-h", "--help"):
-            print(__doc__.strip())
-            return 0
-        if a.startswith("-"):
-            print(__doc__.strip(), file=sys.stderr)
-            print(f"error: bench-report.py: unknown option {a!r}", file=sys.stderr)
-            return 2
+    rc = help_or_refuse(argv, __doc__, "bench-report.py")
+    if rc is not None:
+        return rc
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2

@@ -9,8 +9,12 @@ would not accept in a test run: WARNING, BUG, Oops, lockdep and RCU-lockdep
 reports, KASAN/UBSAN/KFENCE, RCU stalls, soft/hard lockups, hung tasks, panics
 and PSI's own error messages.
 """
+import pathlib
 import re
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from harness_cli import help_or_refuse  # noqa: E402
 
 # Each entry: (kind, regex). Matched against a log line with any
 # "[   12.345678] " timestamp and "<N>" level prefix removed.
@@ -54,14 +58,9 @@ def scan(lines):
 
 
 def main(argv):
-    for a in argv[1:]:
-        if a in ("-h", "--help"):
-            print(__doc__.strip())
-            return 0
-        if a.startswith("-"):
-            print(__doc__.strip(), file=sys.stderr)
-            print(f"error: check-splats.py: unknown option {a!r}", file=sys.stderr)
-            return 2
+    rc = help_or_refuse(argv, __doc__, "check-splats.py")
+    if rc is not None:
+        return rc
     if len(argv) < 2:
         print("usage: check-splats.py LOG...", file=sys.stderr)
         return 2

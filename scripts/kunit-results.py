@@ -8,8 +8,12 @@ found in the kernel log DMESG, and "fail kunit:SUITE (...)" for a SUITE
 that did not report at all (not built in, or the kernel log lost it).
 Exit status: 0 if every case of every suite passed, 1 otherwise.
 """
+import pathlib
 import re
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from harness_cli import help_or_refuse  # noqa: E402
 
 RESULT = re.compile(r"^\s*(ok|not ok) \d+ (\S+)(?:\s+#\s*(\S+))?")
 SUBTEST = re.compile(r"^\s*# Subtest: (\S+)")
@@ -39,14 +43,9 @@ def parse(lines):
 
 
 def main():
-    for a in sys.argv[1:]:
-        if a in ("-h", "--help"):
-            print(__doc__.strip())
-            return 0
-        if a.startswith("-"):
-            print(__doc__.strip(), file=sys.stderr)
-            print(f"error: kunit-results.py: unknown option {a!r}", file=sys.stderr)
-            return 2
+    rc = help_or_refuse(sys.argv, __doc__, "kunit-results.py")
+    if rc is not None:
+        return rc
     if len(sys.argv) < 3:
         print(__doc__.strip(), file=sys.stderr)
         return 2
