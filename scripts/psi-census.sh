@@ -12,60 +12,91 @@
 # build/psi-census/<date>/boot/census.jsonl (the guest writes only under
 # its --out directory); prints a table per task change.
 #
-#   psi-census.sh [--rounds N] [--no-build]
+# With --series it counts the series' own mirror instead (patches 33-36):
+# bench/psi/mirror-census-series.diff on the work tree, kernel
+# build/obj/census-series-bench, guest side
+# bench/psi/census-series-guest.sh, which adds the lone and apart
+# ping-pongs and a kubepods-shaped tree under mixed load
+# (bench/psi/kubepods.c): how many of the groups each task change walks
+# are passed as mirrors, and how often mirroring begins and ends.
+#
+#   psi-census.sh [--series] [--rounds N] [--no-build]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
 	cat <<'EOF'
-usage: scripts/psi-census.sh [--rounds N] [--no-build]
+usage: scripts/psi-census.sh [--series] [--rounds N] [--no-build]
 How many of PSI's group updates a mirroring scheme would still do: build
 config "bench" with bench/psi/mirror-census.diff (build/obj/census-bench),
 boot it once, run the psi ping-pong and messaging and print the
 /proc/psi_census counts per task change. Results:
 build/psi-census/DATE/boot/census.jsonl.
+  --series    count the series' own mirror (bench/psi/mirror-census-series.diff,
+              build/obj/census-series-bench), with a kubepods-shaped workload
   --rounds N  round trips per workload (default 20000)
   --no-build  boot the census kernel as already built
 EOF
 }
-rounds=20000 build=1
+rounds=20000 build=1 series=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=$2; shift 2 ;;
 	--no-build) build=; shift ;;
+	--series) series=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage_error "unknown argument '$1'" ;;
 	esac
 done
 out=$BUILD/psi-census/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out/bin"
-kernel=$BUILD/obj/census-bench/arch/x86/boot/bzImage
+name=census diff=$TOP/bench/psi/mirror-census.diff guest=$TOP/bench/psi/census-guest.sh
+progs="pingpong messaging"
+if [ -n "$series" ]; then
+	name=census-series diff=$TOP/bench/psi/mirror-census-series.diff
+	guest=$TOP/bench/psi/census-series-guest.sh progs="pingpong messaging kubepods"
+fi
+kernel=$BUILD/obj/$name-bench/arch/x86/boot/bzImage
 if [ -n "$build" ]; then
 	# Start from the series' bench objects when there are any: the diff
 	# touches only kernel/sched/psi.c, so the build is then incremental
-	if [ ! -d "$BUILD/obj/census-bench" ] && [ -d "$BUILD/obj/patched-bench" ]; then
-		info "seeding build/obj/census-bench from build/obj/patched-bench"
-		cp -a "$BUILD/obj/patched-bench" "$BUILD/obj/census-bench.tmp" &&
-			mv "$BUILD/obj/census-bench.tmp" "$BUILD/obj/census-bench"
+	if [ ! -d "$BUILD/obj/$name-bench" ] && [ -d "$BUILD/obj/patched-bench" ]; then
+		info "seeding build/obj/$name-bench from build/obj/patched-bench"
+		cp -a "$BUILD/obj/patched-bench" "$BUILD/obj/$name-bench.tmp" &&
+			mv "$BUILD/obj/$name-bench.tmp" "$BUILD/obj/$name-bench"
 	fi
-	step "building config bench with the census diff (build/obj/census-bench)"
-	"$TOP/scripts/build-kernel.sh" --with "$TOP/bench/psi/mirror-census.diff" \
-		bench "$SRC" census >"$out/build.log" 2>&1 || {
+	step "building config bench with $(basename "$diff") (build/obj/$name-bench)"
+	"$TOP/scripts/build-kernel.sh" --with "$diff" \
+		bench "$SRC" "$name" >"$out/build.log" 2>&1 || {
 		tail -n 20 "$out/build.log" >&2
 		die "building the census kernel failed; log: $out/build.log (does the diff still apply to the series?)"
 	}
 fi
 [ -f "$kernel" ] || die "no $kernel; run without --no-build"
-for p in pingpong messaging; do
+for p in $progs; do
 	gcc -O2 -static -Wall -pthread -I "$TOP/bench/include" -o "$out/bin/$p" \
 		"$TOP/bench/psi/$p.c" || die "compiling bench/psi/$p.c failed"
 done
 step "booting the census kernel, ping-pong and messaging ($rounds round trips; log: $out/boot/guest.log)"
 "$TOP/scripts/run-guest.sh" --kernel "$kernel" --out "$out/boot" --timeout 1800 -- \
-	"$TOP/bench/psi/census-guest.sh" "$out/bin" "$out/boot/census.jsonl" "$rounds" >/dev/null 2>&1 ||
+	"$guest" "$out/bin" "$out/boot/census.jsonl" "$rounds" >/dev/null 2>&1 ||
 	die "the census boot failed; logs: $out/boot"
 "$TOP/scripts/check-splats.py" "$out/boot/dmesg.txt" >/dev/null ||
 	die "kernel splat in the census boot; see $out/boot/dmesg.txt"
+if [ -n "$series" ]; then
+	python3 - "$out/boot/census.jsonl" <<'PY'
+import json, sys
+print(f"{'workload':10} {'depth':>5} {'changes':>9} {'walked':>7} {'passed':>7} {'share':>6} {'begins':>7} {'ends':>7}   (per task change)")
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    c = max(r["changes"], 1)
+    walked = r["walk_updated"] + r["walk_passed"]
+    print(f"{r['workload']:10} {r['depth']:>5} {r['changes']:>9} {walked / c:7.2f} {r['walk_passed'] / c:7.2f} "
+          f"{r['walk_passed'] / max(walked, 1):6.1%} {r['begins'] / c:7.3f} {r['ends'] / c:7.3f}")
+PY
+	info "results: $out/boot/census.jsonl"
+	exit 0
+fi
 python3 - "$out/boot/census.jsonl" <<'PY'
 import json, sys
 print(f"{'workload':10} {'depth':>5} {'changes':>9} {'updates':>8} {'mirror':>8} {'modes':>8}   (per task change)")
