@@ -6,6 +6,9 @@ usage: submission.py check            the map against patches/; errors, exit 1
        submission.py patches TOPIC    its patch files, in series order
        submission.py deps TOPIC       topics to apply first (transitively), in map order
        submission.py tree TOPIC       its tree
+       submission.py prefix TOPIC     its subject prefixes after PATCH (e.g. RFC), or nothing
+       submission.py checkers         topics whose patches the check of every topic runs
+                                      checkpatch with (their "checker" line)
        submission.py cc TOPIC         the extra Cc: of the map, "Name <addr>" per line
        submission.py cover TOPIC      its cover letter: subject, blank line, body
        submission.py unused           summary.json rows that no cover shows
@@ -23,19 +26,24 @@ example.com/.net/.org): it is nobody, so no mail from it may leave.
 
 A cover letter source, submit/covers/TOPIC.txt, is the subject line, a blank
 line and the body. In the body, {p:N} becomes the topic's own number of the
-series' patch N; a line "@method" becomes the paragraph on the method and the
-clock (from bench/latest/meta.json and kernels/); and a line
-
-    @bench BENCHMARK REGEX...
-
-(after @method) becomes tables, one per unit, of the rows of
-bench/latest/summary.json of BENCHMARK whose metric matches one of the
-REGEXes (re.search; every REGEX must match a row). A line "@steps FILE"
-becomes the table of bench/latest/FILE, a steps.json of
-scripts/bench-psi-steps.sh: the PSI overhead after each patch and each
-patch's own change, the patches by their number in the topic. A cover
-without @bench or @steps says that no benchmark row measures the topic.
-Then come the dependencies and the list of all topics, both from the map. Nothing in a cover is a number copied from a run.
+series' patch N; a line "@method" becomes the paragraph on the measured
+kernels and the clock: a short config line read from
+bench/latest/kernels/base.config, the clock sentence, and what numbers
+under emulation cannot show. A line "@steps FILE" becomes the table of
+bench/latest/FILE, a steps.json of scripts/bench-psi-steps.sh: the PSI
+overhead after each patch and each patch's own change, the patches by
+their number in the topic. It is refused unless the steps are exactly
+this topic's patches on the base, with nothing between them that changes
+the kernel: the numbers of a cover are this part against its own parent.
+A line "@bench ..." is refused for the same reason: the rows of
+bench/latest/summary.json compare the base with the series (or a prefix
+of it), not one part with its parent. A line "@census" becomes a marked
+placeholder paragraph (the data on PSI's premise that is still being
+measured); scripts/check-mails.py fails a mail with it unless the mail is
+marked NOT FOR SENDING.
+Then come the base ("based on v7.3-rc7"), the dependencies, the list of all
+topics and the merge order, all from the map. Nothing in a cover is a
+number copied from a run.
 """
 import importlib.util
 import json
@@ -48,9 +56,6 @@ TOPICS = TOP / "submit" / "topics"
 COVERS = TOP / "submit" / "covers"
 PATCHES = TOP / "patches"
 BENCH = TOP / "bench" / "latest"
-CLOCK = ("guest instructions under QEMU TCG -icount shift=0,sleep=off, "
-         "repeatable to about 0.05%; it cannot see cache misses")
-
 
 class MapError(Exception):
     pass
@@ -78,7 +83,7 @@ def parse_topics(path=TOPICS):
             if not re.fullmatch(r"[a-z0-9_-]+", val):
                 raise MapError(f"{where}: bad topic name {val!r}")
             cur = {"name": val, "patches": [], "subjects": {}, "tree": None, "depends": None,
-                   "cc": [], "line": lineno}
+                   "cc": [], "prefix": [], "checker": None, "line": lineno}
             topics.append(cur)
             continue
         if cur is None:
@@ -94,6 +99,14 @@ def parse_topics(path=TOPICS):
             cur["subjects"][n] = m.group(2)
         elif key == "tree":
             cur["tree"] = val
+        elif key == "prefix":
+            if not re.fullmatch(r"[A-Za-z0-9_.-]+(?: [A-Za-z0-9_.-]+)*", val):
+                raise MapError(f"{where}: want 'prefix WORD...': {val!r}")
+            cur["prefix"] = val.split()
+        elif key == "checker":
+            if not val:
+                raise MapError(f"{where}: write 'checker WHY'")
+            cur["checker"] = val
         elif key == "cc":
             m = re.fullmatch(r"(?:(?P<name>[^<>]*?)\s*<(?P<addr>[^<>\s]+)>|(?P<bare>[^<>\s]+@[^<>\s]+))"
                              r"\s+(?P<why>\S.*)", val)
@@ -366,11 +379,22 @@ def table(rows):
     return out
 
 
-def steps_table(path, local_number):
-    """a steps.json -> lines: overhead per depth after each step, and the change"""
+def steps_table(path, local_number, t, ser):
+    """a steps.json -> lines: overhead per depth after each step, and the change.
+    Refused unless the steps are the base and then exactly the patches of topic T,
+    with nothing before them that changes the kernel: this part against its parent."""
     if not path.exists():
         raise MapError(f"@steps: no {rel(path)}")
     steps = json.loads(path.read_text())
+    nums = [int(x["step"].split("-")[0]) for x in steps]
+    if nums[:1] != [0] or nums[1:] != t["patches"] or t["depends"]:
+        raise MapError(f"@steps {rel(path)}: its steps (patches {nums[1:]}) are not topic "
+                       f"{t['name']}'s patches {t['patches']} on the base")
+    for n in range(1, max(nums) + 1):
+        if n not in t["patches"] and n in ser and not all(NOT_KERNEL.match(f)
+                                                           for f in touched(ser[n][0])):
+            raise MapError(f"@steps {rel(path)}: the kernels include patch {n} of another "
+                           "topic, which changes the kernel: not this part against its parent")
     depths = sorted(steps[0]["overhead"], key=int)
     n = min(s["overhead"][d]["n"] for s in steps for d in depths)
     tab = [["after patch"] + [f"depth {d}" for d in depths]]
@@ -387,41 +411,82 @@ def steps_table(path, local_number):
         tab.append([label] + cells)
     w = [max(len(l[i]) for l in tab) for i in range(len(tab[0]))]
     out = wrap(f"PSI overhead per round trip (instructions, median of {n} boots) after "
-               "each patch, and in brackets that patch's own change; * = significant. "
+               "each patch, and in brackets that patch's own change against its parent; "
+               "* = the 95% bootstrap CI of the change excludes 0 and it is above 0.1%. "
                "Each patch was built and measured on its own, the kernels booted in "
                "rotating order:") + [""]
     return out + ["  " + "  ".join(c.rjust(w[i]) if i else c.ljust(w[i])
                                    for i, c in enumerate(l)).rstrip() for l in tab]
 
 
-def method(meta, rows, bench=BENCH):
+BASE = "v7.3-rc7"  # the mainline tag the series is on (tag base: Debian's import of it)
+
+
+def config_line(bench=BENCH):
+    """-> a short line on the measured kernels, read from their config"""
+    kdir = bench / "kernels"
+    cfg = {k: (kdir / f"{k}.config").read_text() for k in ("base", "patched")}
+    if [l for l in cfg["base"].splitlines() if not l.startswith("#")] != \
+            [l for l in cfg["patched"].splitlines() if not l.startswith("#")]:
+        raise MapError("bench/latest/kernels: base and patched were built from different "
+                       "configs; the covers say they share one")
+    c = cfg["base"]
+
+    def val(name):
+        m = re.search(rf"^CONFIG_{name}=(.*)$", c, re.M)
+        return m and m.group(1).strip('"')
+
+    arch = re.search(r"^# Linux/(\S+)", c, re.M)
+    parts = [arch.group(1) if arch else "?", "allnoconfig plus SMP"]
+    if val("NR_CPUS"):
+        parts[-1] += f" with NR_CPUS={val('NR_CPUS')}"
+    have = [n for n, k in (("NUMA", "NUMA"), ("cgroup v2 with memcg", "MEMCG"),
+                           ("blk-cgroup", "BLK_CGROUP"), ("CFS bandwidth", "CFS_BANDWIDTH"),
+                           ("PSI", "PSI"), ("swap", "SWAP"), ("ftrace", "FTRACE"),
+                           ("kprobes", "KPROBES"), ("BPF", "BPF_SYSCALL")) if val(k) == "y"]
+    parts += have
+    preempt = next((p for p in ("PREEMPT_LAZY", "PREEMPT_RT", "PREEMPT", "PREEMPT_VOLUNTARY",
+                                "PREEMPT_NONE") if val(p) == "y"), None)
+    if preempt:
+        parts.append(f"CONFIG_{preempt}=y")
+    if val("HZ"):
+        parts.append(f"HZ={val('HZ')}")
+    debug = [k for k in ("LOCKDEP", "PROVE_LOCKING", "KASAN", "KCSAN", "DEBUG_PREEMPT",
+                         "DEBUG_ATOMIC_SLEEP", "GCOV_KERNEL") if val(k) == "y"]
+    parts.append("debug checks " + " ".join(debug) if debug else
+                 "no lockdep, KASAN or other debug checks")
+    cc = val("CC_VERSION_TEXT")
+    if cc:
+        parts.append(re.sub(r"\s*\(.*?\)", "", cc))
+    return "The measured kernels: " + ", ".join(parts) + "; both kernels of a comparison alike."
+
+
+CLOCK = ("They ran in a 2-vCPU QEMU TCG guest with -icount shift=0,sleep=off, so guest "
+         "time is retired instructions: repeatable to about 0.05% between boots, blind "
+         "to cache misses and contention.")
+EMULATION = ("Every number here is instructions under emulation, not cycles or time on a "
+             "real machine. It cannot show cache misses, cache lines moving between CPUs, "
+             "the price of a barrier or an atomic, lock contention, NUMA distance or SMT, "
+             "and under -icount the vCPUs take turns, so nothing ran truly in parallel. "
+             "Until runs on real hardware exist, the cost on real machines, the hot path's "
+             "above all, is argued, not measured.")
+
+
+def method(meta, bench=BENCH):
+    """-> the paragraph on the measured kernels and the clock of a cover"""
     if meta.get("clock") != "icount" or meta.get("accel") != "tcg":
         raise MapError(f"bench/latest was measured with clock={meta.get('clock')} "
                        f"accel={meta.get('accel')}; the covers only describe icount under TCG")
-    ns = {r[k]["n"] for r in rows for k in ("base", "patched")}
-    boots = f"{ns.pop()} times each" if len(ns) == 1 else "n times each (n per row differs)"
-    kdir = bench / "kernels"
-    cfg = {k: (kdir / f"{k}.config").read_text() for k in ("base", "patched")}
-    arch = re.search(r"^# Linux/(\S+)", cfg["base"], re.M)
-    nr = re.search(r"^CONFIG_NR_CPUS=(\d+)", cfg["base"], re.M)
-    same = "the same config" if cfg["base"] == cfg["patched"] else "their configs"
-    what = ", ".join(x for x in (arch and arch.group(1), nr and f"NR_CPUS={nr.group(1)}") if x)
-    diffs = {k: (kdir / f"{k}.harness-diffs").read_text().split()
-             for k in ("base", "patched") if (kdir / f"{k}.harness-diffs").exists()}
-    harness = ""
-    if diffs and len({tuple(v) for v in diffs.values()}) == 1 and diffs["base"]:
-        harness = (f" The harness-only change {', '.join(diffs['base'])}, which is not part of "
-                   "the series, was built into both alike.")
-    replaced = "".join(f" The {x['benchmark']} rows come from a later run of that benchmark "
-                       f"alone, made because {x['reason']}."
-                       for x in meta.get("replaced", [])
-                       # an ablation benchmark compares no series kernel
-                       if "kernels" not in x)
-    return (f"Measured A/B: the unpatched base against the whole series (all of it, "
-            f"not only this part), both built from {same} ({what}) and booted "
-            f"alternately, {boots}. Clock: {CLOCK}. Median [min-max] of the boots; "
-            "ratio = series/base median; * = the 95% bootstrap CI of the difference "
-            "of the medians excludes 0 and the difference is above 0.1%." + harness + replaced)
+    return wrap(config_line(bench)) + [""] + wrap(CLOCK + " " + EMULATION)
+
+
+def touched(path):
+    """-> the files a patch of patches/ changes"""
+    return re.findall(r"^diff --git a/(\S+) b/", path.read_text(errors="replace"), re.M)
+
+
+# files whose change does not change the kernel a benchmark boots
+NOT_KERNEL = re.compile(r"^(?:scripts/checkpatch\.pl|scripts/spelling\.txt|tools/|Documentation/)")
 
 
 def wrap(text, width=72):
@@ -433,6 +498,33 @@ def wrap(text, width=72):
         else:
             line = f"{line} {word}" if line else word
     return out + ([line] if line else [])
+
+
+def merge_order(topics, name):
+    """-> the merge-order sentences of the cover of NAME, from the depends lines"""
+    def both(names):
+        names = list(names)
+        return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+    after = [f"{x['name']} merges after {both(d for d, _w in x['depends'])}"
+             for x in topics if x["depends"]]
+    t = topic(topics, name)
+    later = [y["name"] for y in topics if any(d == name for d, _w in y["depends"])]
+    if t["depends"]:
+        mine = f"Merge this part after {both(d for d, _w in t['depends'])}."
+    elif later:
+        mine = f"This part merges before {both(later)}, which build on it."
+    else:
+        mine = "This part can be merged on its own, in any order with the others."
+    if not after:
+        return mine + " The parts are independent and can be merged in any order."
+    return (mine + " Of the parts, " + both(after) + "; the parts are otherwise "
+            "independent and can be merged in any order.")
+
+
+CENSUS = ("[@census PLACEHOLDER, not for sending: how many active children the "
+          "ancestors of a task's group have on production hosts, the premise of the "
+          "mirror, is being measured; the data goes here.]")
 
 
 def cover(topics, name, ser, meta, rows):
@@ -453,35 +545,31 @@ def cover(topics, name, ser, meta, rows):
     def patchref(m):
         return local_number(int(m.group(1)))
 
-    out, used, have_method, shown = [], [], False, False
+    out, used, have_method = [], [], False
     for line in body:
         if line.strip() == "@method":
             have_method = True
-            out += wrap(method(meta, [r for r in rows if r.get("base") and r.get("patched")]))
+            out += method(meta)
         elif line.startswith("@bench"):
-            words = line.split()
-            if len(words) < 3:
-                raise MapError(f"{rel(src)}: want '@bench BENCHMARK REGEX...': {line!r}")
-            if not have_method:
-                raise MapError(f"{rel(src)}: an @method line must come before @bench")
-            sel = select(rows, words[1], words[2:])
-            used += sel
-            shown = True
-            out += ([""] if out and out[-1].strip() else []) + table(sel)
+            raise MapError(f"{rel(src)}: @bench is refused: the rows of summary.json compare "
+                           "the base with the series (or a prefix of it), not this part with "
+                           "its own parent; quote the patches' own numbers in their changelogs")
         elif line.startswith("@steps"):
             words = line.split()
             if len(words) != 2:
                 raise MapError(f"{rel(src)}: want '@steps FILE': {line!r}")
-            out += ([""] if out and out[-1].strip() else []) + steps_table(BENCH / words[1], local_number)
-            shown = True
+            if not have_method:
+                raise MapError(f"{rel(src)}: an @method line must come before @steps")
+            out += ([""] if out and out[-1].strip() else []) + steps_table(
+                BENCH / words[1], local_number, t, ser)
+        elif line.strip() == "@census":
+            out += wrap(CENSUS)
         else:
             out.append(re.sub(r"\{p:(\d+)\}", patchref, line))
     text = "\n".join(out).strip("\n").split("\n")
-    if not shown:
-        text += [""] + wrap("No numbers: no row of the benchmark summary of the series "
-                            "(bench/latest/summary.json) measures this part.")
     total = len(ser)
-    text += ["", f"This is one of {len(topics)} parts of a {total}-patch series, split by tree:", ""]
+    text += [""] + wrap(f"Based on {BASE}. This is one of {len(topics)} parts of a "
+                        f"{total}-patch series, split by tree:") + [""]
     w = max(len(x["name"]) for x in topics)
     for x in topics:
         mark = "  (this)" if x["name"] == name else ""
@@ -492,12 +580,15 @@ def cover(topics, name, ser, meta, rows):
     deps = []
     for dep, why in t["depends"]:
         d = topic(topics, dep)
-        subj = "; ".join(f'"{ser[n][1]}"' for n in d["patches"])
+        subj = ("; ".join(f'"{ser[n][1]}"' for n in d["patches"]) if len(d["patches"]) <= 3
+                else f"the {len(d['patches'])} patches of part {dep}, \"{ser[d['patches'][0]][1]}\" "
+                     f"to \"{ser[d['patches'][-1]][1]}\"")
         deps.append(f"Depends on {subj} (part {dep} above, sent separately), because "
-                    f"{why}. It is not in this posting; the prerequisite-patch-id line "
-                    "below names it.")
-    text += [""] + (sum((wrap(d) for d in deps), []) if deps else
-                    wrap("No dependencies: this part applies to the base commit below on its own."))
+                    f"{why}. It is not in this posting; the prerequisite-patch-id lines "
+                    "below name it.")
+    text += [""] + (sum((wrap(d) + [""] for d in deps), [])[:-1] if deps else
+                    wrap(f"No dependencies: this part applies to {BASE} on its own."))
+    text += [""] + wrap(merge_order(topics, name))
     for line in text:
         if line.startswith("#"):
             raise MapError(f"cover of {name}: a line starts with '#', which b4 would drop: {line!r}")
@@ -545,6 +636,10 @@ def main(argv):
             lines = deps_of(topics, args[0])
         elif cmd == "tree" and len(args) == 1:
             lines = [topic(topics, args[0])["tree"]]
+        elif cmd == "prefix" and len(args) == 1:
+            lines = topic(topics, args[0])["prefix"]
+        elif cmd == "checkers" and not args:
+            lines = [t["name"] for t in topics if t["checker"]]
         elif cmd == "cc" and len(args) == 1:
             # quoted where a name has a comma or the like: the script joins them with ","
             lines = [fmt_identity(f'"{n}"' if re.search(r'[,;:()\[\]@"]', n) else n, a)

@@ -78,26 +78,73 @@ def test_checker_finds_broken_maps(tmp_path):
         "tree T\ndepends -", "tree T\ndepends y: loop")))
 
 
-def test_covers_come_from_the_summary():
+def test_every_cover_states_config_clock_emulation_base_and_merge_order():
+    """issue 48: every cover says what the measured kernels were, the clock, that
+    the numbers are instructions under emulation and what they cannot show,
+    the base, and the merge order"""
     meta, rows = sub.load_bench()
-    fmt = sub._fmt()
     for t in TOPICS:
         text, used = sub.cover(TOPICS, t["name"], SERIES, meta, rows)
+        assert used == [], t["name"]  # no row of summary.json: it is not this part against its parent
         assert not any(line.startswith("#") for line in text.splitlines())
         flat = " ".join(text.split())
-        if used:
-            assert sub.CLOCK in flat, t["name"]
-            for r in used:  # each row's medians are printed as the report prints them
-                line = next(l for l in text.splitlines()
-                            if l.startswith("  ") and l.split()[:1] == [r["metric"]])
-                assert fmt(r["base"]["median"]) in line and fmt(r["patched"]["median"]) in line
-        else:
-            assert "No numbers" in flat, t["name"]
+        assert "The measured kernels: x86_64, allnoconfig plus SMP with NR_CPUS=512" in flat, t["name"]
+        assert " ".join(sub.CLOCK.split()) in flat, t["name"]
+        assert "instructions under emulation" in flat and "cannot show" in flat, t["name"]
+        assert "Based on v7.3-rc7." in flat, t["name"]
+        assert re.search(r"\bmerge(?:d|s)?\b[^.]*\b(?:after|before|any order)\b", flat), t["name"]
         for dep, _why in t["depends"]:
             assert "prerequisite-patch-id" in flat and dep in flat
+            assert f"Merge this part after {dep}" in flat or f" and {dep}." in flat, t["name"]
         # {p:N} was replaced by the topic's own numbering
         assert "{p:" not in text
-        assert re.search(r"part of a \d+-patch series|parts of a \d+-patch series", flat)
+        assert re.search(r"parts of a \d+-patch series", flat)
+        # nothing of the harness, its runs or its history
+        for bad in ("whole series", "not only this part", "later run", "harness",
+                    "summary.json", "meta.json", "bench/", "tcg-possible-cpus"):
+            assert bad not in flat, (t["name"], bad)
+
+
+def test_merge_order_follows_the_depends_lines():
+    topics = sub.parse_topics(sub.TOPICS)
+    assert sub.merge_order(topics, "psi-read").startswith("Merge this part after psi-trims.")
+    assert sub.merge_order(topics, "psi-trims").startswith(
+        "This part merges before psi-read and psi-mirror")
+    assert sub.merge_order(topics, "block").startswith("This part can be merged on its own")
+    assert "psi-mirror merges after psi-trims and psi-read" in sub.merge_order(topics, "block")
+
+
+def test_bench_rows_are_refused_in_a_cover(tmp_path, monkeypatch):
+    """summary.json compares the base with the series, not a part with its parent"""
+    monkeypatch.setattr(sub, "COVERS", tmp_path)
+    name = TOPICS[0]["name"]
+    (tmp_path / f"{name}.txt").write_text("subject\n\n@method\n@bench psi .\n")
+    meta, rows = sub.load_bench()
+    try:
+        sub.cover(TOPICS, name, SERIES, meta, rows)
+    except sub.MapError as e:
+        assert "not this part with its own parent" in str(e)
+    else:
+        raise AssertionError("@bench was accepted")
+
+
+def test_steps_must_be_the_topic_s_own_patches(tmp_path, monkeypatch):
+    monkeypatch.setattr(sub, "COVERS", tmp_path)
+    meta, rows = sub.load_bench()
+    other = next(t for t in TOPICS if t["name"] == "psi-read")
+    (tmp_path / "psi-read.txt").write_text("subject\n\n@method\n@steps psi-steps.json\n")
+    try:
+        sub.cover(TOPICS, "psi-read", SERIES, meta, rows)
+    except sub.MapError as e:
+        assert "not topic psi-read's patches" in str(e)
+    else:
+        raise AssertionError(f"@steps of other patches accepted for {other['name']}")
+
+
+def test_census_is_a_marked_placeholder(tmp_path, monkeypatch):
+    meta, rows = sub.load_bench()
+    text, _ = sub.cover(TOPICS, "psi-mirror", SERIES, meta, rows)
+    assert "[@census PLACEHOLDER, not for sending:" in text
 
 
 def test_cover_rejects_a_patch_of_another_topic(tmp_path, monkeypatch):
@@ -120,11 +167,11 @@ def test_summary_rows_have_what_covers_use():
         assert {"benchmark", "metric", "unit", "ratio", "significant"} <= set(r)
 
 
-def test_psi_cover_has_each_patch_s_own_change():
+def test_psi_trims_cover_has_each_patch_s_own_change():
     meta, rows = sub.load_bench()
-    text, _used = sub.cover(TOPICS, "psi", SERIES, meta, rows)
+    text, _used = sub.cover(TOPICS, "psi-trims", SERIES, meta, rows)
     steps = json.loads((sub.BENCH / "psi-steps.json").read_text())
-    psi = next(t for t in TOPICS if t["name"] == "psi")
+    psi = next(t for t in TOPICS if t["name"] == "psi-trims")
     local = {n: i for i, n in enumerate(psi["patches"], 1)}
     lines = text.splitlines()
     for s in steps[1:]:  # each step's row, under the patch's number in the topic
@@ -132,7 +179,7 @@ def test_psi_cover_has_each_patch_s_own_change():
         row = next(l for l in lines if l.split()[:1] == [str(local[n])] and "(" in l)
         for d, e in s["effect"].items():
             assert f"{s['overhead'][d]['median']:,.0f} ({e['delta']:+,.0f}" in row
-    assert "the psi rows come from a later run" in " ".join(text.split()).lower()
+    assert "against its parent" in " ".join(text.split())
 
 
 def test_table_heads_columns_with_the_row_s_kernels():
@@ -151,13 +198,29 @@ def test_map_cc_names_the_people_get_maintainer_misses():
     cc = {t["name"]: {a for _n, a, _why in t["cc"]} for t in TOPICS}
     assert {"viro@zeniv.linux.org.uk", "brauner@kernel.org", "linux-fsdevel@vger.kernel.org",
             "raven@themaw.net"} <= cc["kernfs"]
-    assert "rostedt@goodmis.org" in cc["seq_buf"]
-    assert "lukabai@tencent.com" in cc["psi"]
-    assert "wujianyue000@gmail.com" in cc["seq_buf"] and "wujianyue000@gmail.com" in cc["memcg"]
-    assert "thomas.falcon@intel.com" in cc["cgroup"]
+    assert "rostedt@goodmis.org" in cc["memcg"]
+    assert "lukabai@tencent.com" in cc["psi-trims"]
+    assert "wujianyue000@gmail.com" in cc["memcg"]
+    assert "thomas.falcon@intel.com" in cc["cgroup-rstat"]
     topic_of = {n: t["name"] for t in TOPICS for n in t["patches"]}
-    assert topic_of[23] == "cgroup" and {topic_of[n] for n in range(2, 8)} == {"psi"}
+    assert topic_of[23] == "cgroup-rstat" and {topic_of[n] for n in range(2, 8)} == {"psi-trims"}
     assert {topic_of[n] for n in (31, 32)} == {"kernfs"}
+
+
+def test_the_split_of_issue_48():
+    """psi in three (trims, read side, the mirror as an RFC), cgroup in three (the
+    selftests; 19, 21, 29; 23 alone as an RFC), seq_buf with memcg, 15 first; psi
+    does not depend on checkpatch"""
+    by = {t["name"]: t for t in TOPICS}
+    assert by["psi-trims"]["patches"] == list(range(2, 11)) and not by["psi-trims"]["depends"]
+    assert by["psi-read"]["patches"] == [24, 26, 28]
+    assert by["psi-mirror"]["patches"] == [33, 34, 35, 36] and by["psi-mirror"]["prefix"] == ["RFC"]
+    assert by["cgroup-selftests"]["patches"] == [11, 12, 13, 14, 22, 25, 27, 37]
+    assert by["cgroup"]["patches"] == [19, 21, 29]
+    assert by["cgroup-rstat"]["patches"] == [23] and by["cgroup-rstat"]["prefix"] == ["RFC"]
+    assert by["memcg"]["patches"] == [15, 16, 17, 18]
+    assert by["checkpatch"]["checker"]
+    assert not any(d == "checkpatch" for t in TOPICS for d, _w in t["depends"])
     for t in TOPICS:
         for name, addr, why in t["cc"]:
             assert why and not sub.reserved(addr), (t["name"], addr)
