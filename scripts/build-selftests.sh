@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build tools/testing/selftests/cgroup of SRC against the UAPI headers of the
 # kernel built in OBJ: build-selftests.sh [SRC [OBJ]]
-# Installs into OBJ/kselftest.
+# Installs into OBJ/kselftest. Also builds filesystems/sysfs (sysfs_perm,
+# the kernfs RCU walk test) when SRC has it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -9,8 +10,9 @@ usage() {
 	cat <<'EOF'
 usage: scripts/build-selftests.sh [SRC [OBJ]]
 Build tools/testing/selftests/cgroup of SRC (default: the work tree
-build/linux) against the UAPI headers of the kernel configured in OBJ
-(default: build/obj/patched-test) and install them into OBJ/kselftest.
+build/linux), and filesystems/sysfs when SRC has it, against the UAPI
+headers of the kernel configured in OBJ (default: build/obj/patched-test)
+and install them into OBJ/kselftest.
 Log: build/logs/selftests-build-OBJNAME.log.
 EOF
 }
@@ -22,11 +24,13 @@ obj=${2:-$BUILD/obj/patched-test}
 # make runs in other directories: relative paths would land inside SRC
 src=$(realpath "$src") obj=$(realpath "$obj")
 log=$LOGS/selftests-build-$(basename "$obj").log
-step "building cgroup selftests (log: $log)"
+targets=cgroup
+[ -d "$src/tools/testing/selftests/filesystems/sysfs" ] && targets="$targets filesystems/sysfs"
+step "building selftests: $targets (log: $log)"
 {
 	make -C "$src" O="$obj" ARCH=x86_64 -j"$(nproc)" headers
 	make -C "$src/tools/testing/selftests" O="$obj/kselftest-build" \
-		KHDR_INCLUDES="-isystem $obj/usr/include" TARGETS=cgroup \
+		KHDR_INCLUDES="-isystem $obj/usr/include" TARGETS="$targets" \
 		INSTALL_PATH="$obj/kselftest" -j"$(nproc)" install
 } >"$log" 2>&1 || {
 	grep -E 'error|Error' "$log" | head -n 20 >&2

@@ -6,6 +6,9 @@
 # KUnit suite built into config "test" by its part before the first "-"
 # (seq_buf-keyed-no-nul: suite seq_buf); the guest is booted and a case of
 # that suite must fail. TEST-VARIANT.diff is one more break of program TEST.
+# A TEST that is neither, but names a program that build-selftests.sh
+# installed from another kselftest directory (filesystems/sysfs:
+# sysfs_perm), is run from there with a timeout of 300 s.
 # The work tree is restored afterwards (also on
 # error) and the kernel rebuilt from the clean tree.
 #
@@ -46,10 +49,21 @@ for t in "${tests[@]}"; do
 	rm -rf "$out"
 	# TEST-variant.diff: another break of the same program
 	prog=$t
-	if grep -qE "^${t%%-*}([[:space:]]|$)" "$TOP/config/selftests.list"; then
+	ksft=$obj/kselftest/cgroup
+	list=$TOP/config/selftests.list
+	if grep -qE "^${t%%-*}([[:space:]]|$)" "$list"; then
 		prog=${t%%-*}
+	elif other=$(find "$obj/kselftest" -path "$ksft" -prune -o -type f \
+			-perm -u+x -name "${t%%-*}" -print -quit 2>/dev/null) &&
+		[ -n "$other" ]; then
+		# a program of another kselftest directory (filesystems/sysfs)
+		prog=${t%%-*}
+		ksft=$(dirname "$other")
+		list=$out/selftests.list
+		mkdir -p "$out"
+		echo "$prog 300" >"$list"
 	fi
-	if ! grep -qE "^$prog([[:space:]]|$)" "$TOP/config/selftests.list"; then
+	if ! grep -qE "^$prog([[:space:]]|$)" "$list"; then
 		suite=${t%%-*}
 		"$TOP/scripts/run-guest.sh" --out "$out" -- true >/dev/null || true
 		"$TOP/scripts/kunit-results.py" "$out/dmesg.txt" "$suite" >"$out/summary.txt" || true
@@ -64,7 +78,7 @@ for t in "${tests[@]}"; do
 		continue
 	fi
 	"$TOP/scripts/run-guest.sh" --out "$out" -- "$TOP/scripts/guest/run-selftests.sh" \
-		"$obj/kselftest/cgroup" "$TOP/config/selftests.list" "$out/st" "$prog" >/dev/null || true
+		"$ksft" "$list" "$out/st" "$prog" >/dev/null || true
 	"$TOP/scripts/summarize-selftests.py" "$out/st" /dev/null >"$out/summary.txt" || true
 	grep -E '^  \S+ +(FAIL|PASS|SKIP)' "$out/summary.txt" | sed 's/^/    /'
 	if grep -qE '^  \S+ +FAIL' "$out/summary.txt"; then
