@@ -73,9 +73,18 @@ OUT=$BUILD/submit
 WORK=$BUILD/submit-work
 CLONE=$WORK/linux
 LOG=$LOGS/submission
+CHECKER=$WORK/checker
 # checkpatch as scripts/check-series.sh runs it: --strict, and the "does
-# MAINTAINERS need updating?" question answered there by get_maintainer.pl
-CHECK_CMD="$CLONE/scripts/checkpatch.pl -q --terse --no-summary --mailback --showfile --strict --ignore FILE_PATH_CHANGES"
+# MAINTAINERS need updating?" question answered there by get_maintainer.pl.
+# With the fixes of the map's checker topics (submit/topics, "checker"
+# lines), if it has any: see below.
+CHECK_ARGS="-q --terse --no-summary --mailback --showfile --strict --ignore FILE_PATH_CHANGES"
+CHECK_CMD="$CLONE/scripts/checkpatch.pl $CHECK_ARGS"
+# The cover letter as b4 writes it, without the base-commit: line: tag base
+# is Debian's import of v7.3-rc7, whose commit id no tree can resolve, and
+# the mainline commit id of v7.3-rc7 could not be established, so every
+# cover says "Based on v7.3-rc7" instead (scripts/submission.py).
+COVER_TEMPLATE=$WORK/cover-template
 DCO="certifies the Developer's Certificate of Origin (Documentation/process/submitting-patches.rst) for every patch by sending these mails"
 
 sub() { python3 "$TOP/scripts/submission.py" "$@"; }
@@ -150,7 +159,21 @@ else
 	cgit config user.email "$(git mailinfo /dev/null /dev/null <"$(sub patches "${all[0]}" | head -n 1)" | sed -n 's/^Email: //p')"
 fi
 cgit config sendemail.sendmailcmd false # even without -o, this clone cannot send
-cgit config b4.prep-perpatch-check-cmd "$CHECK_CMD"
+cat >"$COVER_TEMPLATE" <<'EOF'
+${cover}
+
+---
+${shortlog}
+
+${diffstat}
+---
+change-id: ${change_id}
+${prerequisites}
+Best regards,
+-- 
+${signature}
+EOF
+cgit config b4.prep-cover-template "$COVER_TEMPLATE"
 
 # topic_patches TOPIC: the files to apply (the sender's copies with --from)
 topic_patches() {
@@ -169,6 +192,36 @@ apply_topic() {
 	done < <(topic_patches "$1")
 }
 
+# The check runs checkpatch with the fixes of the checker topics applied
+# (the checkpatch topic: a patch of another topic draws a false positive
+# without it, and does not depend on it otherwise): their scripts/ and
+# Documentation/dev-tools/ in $CHECKER, on base plus those patches.
+mapfile -t checkers < <(sub checkers)
+if [ "${#checkers[@]}" -gt 0 ]; then
+	rm -rf "$CHECKER"
+	mkdir -p "$CHECKER"
+	git -C "$CLONE" archive base scripts Documentation/dev-tools | tar -x -C "$CHECKER"
+	for c in "${checkers[@]}"; do
+		while read -r p; do
+			run_logged "git apply of $(basename "$p") to the checker's copy of scripts/ (a checker topic may only change scripts/ and Documentation/dev-tools/)" \
+				"$LOG/checker.log" env GIT_CEILING_DIRECTORIES="$WORK" git -C "$CHECKER" apply "$p"
+		done < <(topic_patches "$c")
+	done
+	# (outside a repository, so that git apply does not skip the paths as
+	# outside its subdirectory of the project's repository)
+	git -C "$CLONE" show base:scripts/checkpatch.pl | cmp -s - "$CHECKER/scripts/checkpatch.pl" &&
+		die "the checker topics (${checkers[*]}) did not change $CHECKER/scripts/checkpatch.pl"
+	CHECK_CMD="$CHECKER/scripts/checkpatch.pl $CHECK_ARGS"
+	info "checkpatch for every topic: base with ${checkers[*]} applied ($CHECKER)"
+fi
+cgit config b4.prep-perpatch-check-cmd "$CHECK_CMD"
+
+# directories of topics the map no longer has (a renamed or merged topic)
+for d in "$OUT"/*/; do
+	[ -d "$d" ] || continue
+	printf '%s\n' "${all[@]}" | grep -qx -- "$(basename "$d")" || { info "removing $d: no such topic in submit/topics"; rm -rf "$d"; }
+done
+
 for t in "${topics[@]}"; do
 	dir=$OUT/$t
 	l=$LOG/$t
@@ -182,21 +235,30 @@ for t in "${topics[@]}"; do
 	[ -n "$sender" ] || presubject=(--set-presubject "[NOT FOR SENDING]")
 	run_logged "b4 prep -n $t (b4 could not start its branch in $CLONE; remove $WORK and run again)" \
 		"$l/prep.log" b4in prep -n "$t" -f "deps/$t" "${presubject[@]}"
+	mapfile -t prefix < <(sub prefix "$t")
+	if [ "${#prefix[@]}" -gt 0 ]; then
+		run_logged "b4 prep --set-prefixes ${prefix[*]}" "$l/prep.log" b4in prep --set-prefixes "${prefix[@]}"
+	fi
 	apply_topic "$t"
 	info "$(cgit rev-list --count "deps/$t..b4/$t") commits (cover + patches) on base$([ "${#deps[@]}" -eq 0 ] || echo " + ${deps[*]}")"
 	GIT_EDITOR="cp $WORK/covers/$t.txt" run_logged "b4 prep --edit-cover" "$l/prep.log" b4in prep --edit-cover
-	git -C "$SRC" rev-parse base >"$dir/base-commit"
+	cat >"$dir/base-commit" <<EOF
+v7.3-rc7 (the covers say "Based on v7.3-rc7"; the mails have no base-commit: line)
+The local tag base is $(git -C "$SRC" rev-parse base), Debian's import of v7.3-rc7,
+which no other tree has; the mainline commit id of v7.3-rc7 could not be
+established from the material at hand. Rebase onto the maintainer's tree
+before sending, and b4 gives a real base-commit.
+EOF
 	if [ "${#deps[@]}" -gt 0 ]; then
-		# the mails name the real base and the patches of the dependencies
+		# the mails name the patches of the dependencies
 		{
-			echo "base-commit: $(cgit rev-parse base)"
 			cgit rev-list --reverse "base..deps/$t" | while read -r c; do
 				echo "patch-id: $(cgit show "$c" | git patch-id --stable | cut -d' ' -f1)"
 			done
 		} >"$WORK/deps-$t"
 		GIT_EDITOR="cp $WORK/deps-$t" run_logged "b4 prep --edit-deps" "$l/prep.log" b4in prep --edit-deps
 		{
-			echo "Topic $t applies on base-commit plus these patches, which go to their own trees and are not in these mails:"
+			echo "Topic $t applies on v7.3-rc7 plus these patches, which go to their own trees and are not in these mails:"
 			for d in "${deps[@]}"; do
 				echo "  $d ($(sub tree "$d")):"
 				sub patches "$d" | while read -r p; do echo "    $(basename "$p")"; done
@@ -204,7 +266,7 @@ for t in "${topics[@]}"; do
 			echo "The mails carry a prerequisite-patch-id line for each of them."
 		} >"$dir/depends-on"
 	else
-		echo "Topic $t depends on no other topic: it applies on base-commit alone." >"$dir/depends-on"
+		echo "Topic $t depends on no other topic: it applies on v7.3-rc7 alone." >"$dir/depends-on"
 	fi
 	# the cc lines of the map (people get_maintainer.pl does not name) come
 	# first, b4 adds get_maintainer.pl's after them
