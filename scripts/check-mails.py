@@ -34,6 +34,9 @@ Checks (each mail gets a line for every check that applies to it):
   sender       From: is not a placeholder in a reserved domain, and a patch
                is signed off by its sender, unless the subject says
                [NOT FOR SENDING]
+  placeholder  no text left to fill in before sending (a cover's "@census"
+               paragraph, PLACEHOLDER), unless the subject says
+               [NOT FOR SENDING]
 """
 import argparse
 import email
@@ -130,6 +133,8 @@ CONFIG = r"\bNR_CPUS=\d+|\b\w*defconfig\b|\bCONFIG_[A-Z0-9_]+=[ymn\d]"
 # A merge-order sentence: merge and an order word in one sentence.
 MERGE = r"\bmerg(?:e|es|ed|ing)\b"
 ORDER = r"\b(?:order|before|after|first|then|independently|alone|any)\b"
+# Text to be filled in before a mail may be sent (scripts/submission.py's @census).
+PLACEHOLDER = r"@census\b|\bPLACEHOLDER\b"
 # Trailers and footer lines that are not prose.
 FOOTER = re.compile(r"^(?:base-commit|change-id|prerequisite-patch-id|prerequisite-change-id): ")
 DIFFSTAT = re.compile(r"^ (?:\S.*\S)\s+\|\s+(?:\d+ [+-]*|Bin .*)$|^ \d+ files? changed")
@@ -238,6 +243,12 @@ def check_mail(msg, body, alone):
         results.append(("sender", None))  # a placeholder, and the subject says so
     else:
         results.append(("sender", why and why + " and the subject is not marked " + NOT_FOR_SENDING))
+
+    where = joined(lines)[1]
+    m = re.search(PLACEHOLDER, text)
+    results.append(("placeholder", None if not m or marked else
+                    f'body line {where[m.start()]}: "{m.group(0)}": text to fill in before '
+                    f"sending, and the subject is not marked {NOT_FOR_SENDING}"))
     return results
 
 
@@ -258,7 +269,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="check-mails.py", description=__doc__.split("\n\n")[0],
         epilog="Checks: harness, run-tags, history, own-parent, clock, config, merge-order, "
-               "sender; see the top of scripts/check-mails.py.")
+               "sender, placeholder; see the top of scripts/check-mails.py.")
     build = pathlib.Path(os.environ.get("CGSCALE_BUILD") or TOP / "build")
     ap.add_argument("dirs", nargs="*", metavar="DIR", default=[str(build / "submit")],
                     help="build/submit or build/submit/TOPIC (default: build/submit)")

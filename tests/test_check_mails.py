@@ -49,7 +49,7 @@ GOOD = "Make foo cheaper.\n\n" + CLOCK + "\n\n" + TABLE + "\n"
 def test_a_good_patch_passes_every_check_that_applies():
     r = results(mail(GOOD))
     assert r == {"harness": None, "run-tags": None, "history": None, "own-parent": None,
-                 "clock": None, "config": None, "sender": None}
+                 "clock": None, "config": None, "sender": None, "placeholder": None}
 
 
 def test_the_diff_and_the_footer_are_not_prose():
@@ -201,3 +201,13 @@ def test_patterns_are_one_commented_list():
     for _c, rx, flags, what in cm.PATTERNS:
         cm.re.compile(rx, flags)
         assert what
+
+
+def test_placeholder_fails_unless_not_for_sending():
+    """a cover's @census paragraph (scripts/submission.py) must be filled in before sending"""
+    text = GOOD + "Merge it after part one.\n\n[@census PLACEHOLDER, not for sending: data.]\n"
+    r = results(mail(text, subject="[PATCH 0/2] foo: cheaper", patch=False))
+    assert r["placeholder"] and "@census" in r["placeholder"] and "NOT FOR SENDING" in r["placeholder"]
+    marked = mail(text, subject="[NOT FOR SENDING][PATCH RFC 0/2] foo: cheaper", patch=False)
+    assert results(marked)["placeholder"] is None
+    assert results(mail(GOOD))["placeholder"] is None
