@@ -7,8 +7,9 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 usage: scripts/test.sh [-h|--help]
-The test command (.ci/run runs it): series checks, pytest, build, boot, all
-cgroup selftests, stat format checks, 60 s of stress, bench smoke. Takes no
+The test command (.ci/run runs it): series checks, pytest, the per-tree
+mails and their check, build, boot, all cgroup selftests, stat format checks, 60 s of stress, bench smoke,
+host-bench smoke. Takes no
 arguments; prints one line per check and ends with "N passed, N failed,
 N skipped"; exits 1 on any failure. Logs: build/test-runs/latest/.
 EOF
@@ -44,6 +45,19 @@ sed -n 's/^PASSED \(.*\)$/pass pytest:\1/p; s/^FAILED \([^ ]*\).*$/fail pytest:\
 	"$run/pytest.log" >>"$host"
 grep -q '^pass pytest:' "$host" || echo "fail pytest:(no test ran; see $run/pytest.log)" >>"$host"
 tail -n 1 "$run/pytest.log" | sed 's/^/    /'
+
+# The per-tree mails as maintainers would read them: render them (b4, git,
+# checkpatch; no kernel build; without a sender, so NOT FOR SENDING) and
+# check them (docs/submission.md, "The mail check"). About 3-4 min.
+step "host: the per-tree mails (prepare-submission.sh, check-mails.py; log: $run/submission.log) [$(elapsed)]"
+ts=$(date +%s)
+if "$TOP/scripts/prepare-submission.sh" >"$run/submission.log" 2>&1; then
+	"$TOP/scripts/check-mails.py" "$BUILD/submit" >"$run/mail-results" || true
+	cat "$run/mail-results" >>"$host"
+	info "$(grep -c '^pass' "$run/mail-results") mail checks passed, $(grep -c '^fail' "$run/mail-results") failed ($(($(date +%s) - ts)) s)"
+else
+	echo "fail mails:(prepare-submission.sh failed; see $run/submission.log)" >>"$host"
+fi
 
 step "build: kernel ($cfg config) [$(elapsed)]"
 "$TOP/scripts/build-kernel.sh" "$cfg"
@@ -131,6 +145,28 @@ if "$TOP/scripts/bench.sh" --smoke --out "$run/bench-smoke" >"$run/bench-smoke.l
 else
 	tail -n 5 "$run/bench-smoke.log"
 	echo "fail bench:smoke(log: $run/bench-smoke.log)" >>"$host"
+fi
+
+# host-bench (docs/hardware.md) on the test kernel: that it runs as root
+# in a guest, says it has no PMU (TCG) and writes its rows, and that
+# host-compare.py reads them. Two perf bench benchmarks, tiny (about 30 s
+# with the boot on an idle 2-core host).
+step "boot: $(basename "$obj"): host-bench smoke (scripts/host-bench.sh --quick, bench/host/smoke.env) [$(elapsed)]"
+rc=0
+"$TOP/scripts/run-guest.sh" --kernel "$obj/arch/x86/boot/bzImage" --out "$run/host-bench" \
+	--timeout 300 -- "$TOP/scripts/guest/host-bench-smoke.sh" "$run/host-bench" || rc=$?
+# the command's own exit status (run-guest.sh's is 3 for a splat, checked below)
+if [ "$(cat "$run/host-bench/status" 2>/dev/null)" = 0 ]; then
+	echo "pass host-bench:run" >>"$host"
+else
+	tail -n 5 "$run/host-bench/guest.log" 2>/dev/null || true
+	echo "fail host-bench:run(run-guest.sh exit $rc, log: $run/host-bench/guest.log)" >>"$host"
+fi
+"$TOP/scripts/check-host-bench.py" "$run/host-bench/smoke.json" "$run/host-bench/guest.log" >>"$host" || true
+if [ -f "$run/host-bench/dmesg.txt" ] && "$TOP/scripts/check-splats.py" "$run/host-bench/dmesg.txt" >/dev/null; then
+	echo "pass guest:no-kernel-splats(host-bench boot)" >>"$host"
+else
+	echo "fail guest:no-kernel-splats(host-bench boot, see $run/host-bench/dmesg.txt)" >>"$host"
 fi
 
 step "summary [$(elapsed), logs: $run]"
