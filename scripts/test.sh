@@ -8,10 +8,10 @@ usage() {
 	cat <<'EOF'
 usage: scripts/test.sh [-h|--help]
 The test command (.ci/run runs it): series checks, pytest, the per-tree
-mails and their check, build, boot, all cgroup selftests, stat format checks, 60 s of stress, bench smoke,
-host-bench smoke. Takes no
-arguments; prints one line per check and ends with "N passed, N failed,
-N skipped"; exits 1 on any failure. Logs: build/test-runs/latest/.
+mails and their check, build, boot, all cgroup selftests, stat format
+checks, 60 s of stress, bench smoke, host-bench smoke. Takes no arguments;
+prints one line per check and ends with "N passed, N failed, N skipped";
+exits 1 on any failure. Logs: build/test-runs/latest/.
 EOF
 }
 case ${1:-} in

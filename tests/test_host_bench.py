@@ -4,7 +4,8 @@ CGSCALE_HOST_ROOT and CGSCALE_HOST_UID for the uid), the dry run, the JSON
 file (the test benchmark "noop" through bench/host/measure.sh, with a fake
 perf that counts or says <not supported> as perf does under QEMU TCG), the
 comparison table with its significance mark, PSI overheads and missing
-metrics, and the plot."""
+metrics, and the plot; the test command's smoke (bench/host/smoke.env) and
+its result lines (scripts/check-host-bench.py)."""
 import json
 import os
 import pathlib
@@ -188,6 +189,33 @@ def test_refusal(check, tmp_path):
         assert w in p.stderr, p.stderr
     assert "1 check(s) failed, nothing was run" in p.stderr
     assert "dry run" not in p.stdout and not any((tmp_path / "build").iterdir())
+
+
+@pytest.mark.parametrize("check", ["root", "cgroup2", "controllers", "load"])
+def test_refusal_of_a_real_run_writes_nothing(check, tmp_path):
+    """Not a dry run: a refused run builds, runs and writes nothing, not even
+    the result's directory, a .partial or a log."""
+    root_kw, how, _, want = REFUSALS[check]
+    out = tmp_path / "res" / "r.json"
+    p = run(["--perf", str(fake_perf(tmp_path)), "--out", str(out), "noop"], tmp_path,
+            root=fake_root(tmp_path, **root_kw), uid=how.get("uid"))
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert want[0] in p.stderr and "1 check(s) failed, nothing was run" in p.stderr
+    assert "building the benchmark programs" not in p.stdout
+    assert not (tmp_path / "res").exists()
+    assert not [d for d in tmp_path.iterdir() if d.name.startswith("cgscale-host")]
+
+
+def test_refusal_of_a_missing_tool(tmp_path):
+    """stat-read needs losetup and mkfs.ext4 (in /usr/sbin): without them on
+    PATH it refuses and names the package."""
+    if shutil.which("losetup", path="/usr/bin:/bin"):
+        pytest.skip("losetup is in /usr/bin here")
+    p = run(["--dry-run", "--perf", str(fake_perf(tmp_path)), "stat-read"], tmp_path,
+            root=fake_root(tmp_path), extra_env={"PATH": "/usr/bin:/bin"})
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert ("refused (tools): losetup not found, and stat-read need it: apt install util-linux"
+            in p.stderr)
 
 
 def test_no_fleet_scrape_beside_a_kubelet(tmp_path):
@@ -440,6 +468,103 @@ def test_compare_errors(tmp_path):
     empty.write_text(json.dumps({"header": {"label": "x"}}) + "\n")
     p = compare(a, empty, "--no-plot")
     assert p.returncode == 1 and "has no rows" in p.stderr
+
+
+# --- the test command's smoke: bench/host/smoke.env, scripts/check-host-bench.py -----
+
+CHECK = TOP / "scripts" / "check-host-bench.py"
+
+
+def smoke_benches():
+    p = subprocess.run(["bash", "-c", f'set -a; . "{TOP}/bench/host/smoke.env"; echo "$HB_SMOKE_BENCHES"'],
+                       capture_output=True, text=True, env={"PATH": os.environ["PATH"]})
+    assert p.returncode == 0, p.stderr
+    return p.stdout.split()
+
+
+def test_smoke_env_plans_a_run_without_a_compiler(tmp_path):
+    """The smoke's benchmarks exist, build no program (cc in a TCG guest
+    costs a minute) and take the smoke's sizes."""
+    benches = smoke_benches()
+    assert benches
+    env = {}
+    p = subprocess.run(["bash", "-c", f'set -a; . "{TOP}/bench/host/smoke.env"; env'],
+                       capture_output=True, text=True, env={"PATH": os.environ["PATH"]})
+    for line in p.stdout.splitlines():
+        k, _, v = line.partition("=")
+        if k.startswith("HB_"):
+            env[k] = v
+    p = run(["--dry-run", "--quick", "--runs", "1", "--perf", str(fake_perf(tmp_path, pmu=False)),
+             *benches], tmp_path, root=fake_root(tmp_path), extra_env=env)
+    assert p.returncode == 0, p.stderr
+    assert not [line for line in p.stdout.splitlines() if line.strip().startswith("$BIN/")]
+    assert NO_PMU in p.stdout
+    assert f"sched_messaging_depth{env['HB_DEPTHS']} " in p.stdout
+
+
+def check(result, output):
+    return subprocess.run([sys.executable, str(CHECK), str(result), str(output)],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+
+
+def smoke_result(tmp_path, pmu=False):
+    """A real host-bench.sh run of noop (fake root, fake perf): its file and output."""
+    out = tmp_path / "smoke.json"
+    p = run(["--perf", str(fake_perf(tmp_path, pmu=pmu)), "--runs", "1", "--out", str(out), "noop"],
+            tmp_path, root=fake_root(tmp_path))
+    assert p.returncode == 0, p.stdout + p.stderr
+    log = tmp_path / "guest.log"
+    log.write_text(p.stdout)
+    return out, log
+
+
+def check_lines(p):
+    return dict(line.split(" ", 1)[::-1] for line in p.stdout.splitlines())
+
+
+def test_check_host_bench_passes_a_run_without_pmu(tmp_path):
+    out, log = smoke_result(tmp_path)
+    p = check(out, log)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.splitlines() == ["pass host-bench:header", "pass host-bench:cycles-line",
+                                     "pass host-bench:rows-noop", "pass host-bench:compare"]
+
+
+def test_check_host_bench_passes_a_run_with_cycles(tmp_path):
+    out, log = smoke_result(tmp_path, pmu=True)
+    p = check(out, log)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "pass host-bench:cycles-line" in p.stdout
+
+
+def test_check_host_bench_failures(tmp_path):
+    out, log = smoke_result(tmp_path)
+    text = out.read_text().splitlines()
+    # the output does not say it has no PMU
+    log.write_text("cycles: not available (perf not found: apt install linux-perf); wall clock only\n")
+    p = check(out, log)
+    assert p.returncode == 1
+    assert "fail host-bench:cycles-line(the output does not say" in p.stdout
+    log.write_text(NO_PMU + "\n")
+    # a benchmark of the header without rows; a row without a value
+    header = json.loads(text[0])
+    header["header"]["benches"] = ["noop", "kernfs"]
+    row = json.loads(text[1])
+    bad = dict(row, metric="bad", value=0)
+    out.write_text("\n".join([json.dumps(header), json.dumps(row), json.dumps(bad)]) + "\n")
+    p = check(out, log)
+    assert p.returncode == 1
+    lines = check_lines(p)
+    assert lines["host-bench:rows-kernfs(no rows)"] == "fail"
+    assert lines["host-bench:rows-noop(bad rows: bad)"] == "fail"
+    # a PMU in the header, rows without cycles
+    header["header"].update(pmu=True, benches=["noop"])
+    out.write_text("\n".join([json.dumps(header), json.dumps(row)]) + "\n")
+    p = check(out, log)
+    assert "fail host-bench:cycles-line(rows without cycles: noop" in p.stdout
+    # a run that did not finish: no result file (only its .partial)
+    p = check(tmp_path / "missing.json", log)
+    assert p.returncode == 1 and p.stdout.startswith("fail host-bench:header(")
 
 
 # --- the sources ------------------------------------------------------------------------
