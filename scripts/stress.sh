@@ -12,7 +12,7 @@
 # Fails on any reader error, load failure or kernel splat
 # (scripts/check-splats.py on the guest's dmesg).
 #
-#   stress.sh [--kernel BZIMAGE] [--time SECONDS] [--out DIR] [--cpus N]
+#   stress.sh [--kernel BZIMAGE] [--time SECONDS] [--out DIR] [--cpus N] [--mttcg]
 #
 # Default: the patched test kernel, 60 s, build/stress/<date>. Prints
 # "pass stress:..." / "fail stress:..." lines and the counts.
@@ -23,22 +23,25 @@ kernel=$BUILD/obj/patched-test/arch/x86/boot/bzImage
 usage() {
 	cat <<'EOF'
 usage: scripts/stress.sh [--kernel BZIMAGE] [--time SECONDS] [--out DIR]
-                         [--cpus N]
+                         [--cpus N] [--mttcg]
 A stress run: boot BZIMAGE (default: the patched test kernel) with N vCPUs
 (default 2) and for SECONDS (default 60) load a cgroup hierarchy
 (stress-ng, cgroup churn, cgroup.pressure toggles, a PSI trigger) while
 two readers check every read of every stat and pressure file
 (scripts/guest/stress.sh). Prints "pass|fail stress:..." lines and the
 counts; exits 1 on a failure. Results: DIR (default: build/stress/DATE).
+  --mttcg  multi-threaded TCG (scripts/run-guest.sh --mttcg): the vCPUs
+           run at the same time on the host's cores
 EOF
 }
-secs=60 out= cpus=2
+secs=60 out= cpus=2 mttcg=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--time) secs=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
+	--mttcg) mttcg=(--mttcg); shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage_error "unknown argument '$1'" ;;
 	esac
@@ -51,7 +54,7 @@ out=$(cd "$out" && pwd)
 
 step "stress: booting $kernel for ${secs}s of load (log: $out/guest.log)"
 rc=0
-"$TOP/scripts/run-guest.sh" --kernel "$kernel" --out "$out" --cpus "$cpus" \
+"$TOP/scripts/run-guest.sh" --kernel "$kernel" --out "$out" --cpus "$cpus" "${mttcg[@]}" \
 	--timeout $((secs * 3 + 600)) -- "$TOP/scripts/guest/stress.sh" "$secs" "$out/guest" || rc=$?
 failed=0
 result() { # pass|fail NAME DETAIL
