@@ -86,12 +86,12 @@ step "booting the census kernel, ping-pong and messaging ($rounds round trips; l
 if [ -n "$series" ]; then
 	python3 - "$out/boot/census.jsonl" <<'PY'
 import json, sys
-print(f"{'workload':10} {'depth':>5} {'changes':>9} {'walked':>7} {'passed':>7} {'share':>6} {'begins':>7} {'ends':>7}   (per task change)")
+print(f"{'workload':16} {'depth':>5} {'changes':>9} {'walked':>7} {'passed':>7} {'share':>6} {'begins':>7} {'ends':>7}   (per task change)")
 for line in open(sys.argv[1]):
     r = json.loads(line)
     c = max(r["changes"], 1)
     walked = r["walk_updated"] + r["walk_passed"]
-    print(f"{r['workload']:10} {r['depth']:>5} {r['changes']:>9} {walked / c:7.2f} {r['walk_passed'] / c:7.2f} "
+    print(f"{r['workload']:16} {r['depth']:>5} {r['changes']:>9} {walked / c:7.2f} {r['walk_passed'] / c:7.2f} "
           f"{r['walk_passed'] / max(walked, 1):6.1%} {r['begins'] / c:7.3f} {r['ends'] / c:7.3f}")
 PY
 	info "results: $out/boot/census.jsonl"
@@ -99,7 +99,7 @@ PY
 fi
 python3 - "$out/boot/census.jsonl" <<'PY'
 import json, sys
-print(f"{'workload':10} {'depth':>5} {'changes':>9} {'updates':>8} {'mirror':>8} {'modes':>8}   (per task change)")
+print(f"{'workload':16} {'depth':>5} {'changes':>9} {'updates':>8} {'mirror':>8} {'modes':>8}   (per task change)")
 for line in open(sys.argv[1]):
     r = json.loads(line)
     c = max(r["changes"], 1)

@@ -47,4 +47,7 @@ for d in 8 16; do
 done
 run messaging 4 "$bin/messaging" /sys/fs/cgroup 4 8 "$((rounds / 10))"
 # A Kubernetes node's tree: 2 classes x 8 pods x 3 containers, 3 services
+# (48 containers on the CPUs), then the same tree with one pod of two
+# containers a class (4 containers: a sparse node)
 run kubepods 4 "$bin/kubepods" /sys/fs/cgroup 8 3 "$((rounds / 10))"
+run kubepods-sparse 4 "$bin/kubepods" /sys/fs/cgroup 1 2 "$((rounds / 10))"
