@@ -142,9 +142,19 @@ def test_steps_must_be_the_topic_s_own_patches(tmp_path, monkeypatch):
 
 
 def test_census_is_a_marked_placeholder(tmp_path, monkeypatch):
+    """a cover's "@census" line (data still to come) renders as a marked placeholder"""
+    monkeypatch.setattr(sub, "COVERS", tmp_path)
+    (tmp_path / "psi-mirror.txt").write_text("subject\n\nThe premise:\n\n@census\n\n@method\n")
     meta, rows = sub.load_bench()
     text, _ = sub.cover(TOPICS, "psi-mirror", SERIES, meta, rows)
     assert "[@census PLACEHOLDER, not for sending:" in text
+
+
+def test_psi_mirror_cover_has_its_census():
+    """the psi-mirror cover states the measured premise, not a placeholder"""
+    meta, rows = sub.load_bench()
+    text, _ = sub.cover(TOPICS, "psi-mirror", SERIES, meta, rows)
+    assert "PLACEHOLDER" not in text and "1.9%" in text
 
 
 def test_cover_rejects_a_patch_of_another_topic(tmp_path, monkeypatch):
