@@ -2,7 +2,8 @@
 # Build tools/testing/selftests/cgroup of SRC against the UAPI headers of the
 # kernel built in OBJ: build-selftests.sh [SRC [OBJ]]
 # Installs into OBJ/kselftest. Also builds filesystems/sysfs (sysfs_perm,
-# the kernfs RCU walk test) when SRC has it.
+# the kernfs RCU walk test) when SRC has it, and else removes an install of
+# it that another tree left in OBJ.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -25,7 +26,13 @@ obj=${2:-$BUILD/obj/patched-test}
 src=$(realpath "$src") obj=$(realpath "$obj")
 log=$LOGS/selftests-build-$(basename "$obj").log
 targets=cgroup
-[ -d "$src/tools/testing/selftests/filesystems/sysfs" ] && targets="$targets filesystems/sysfs"
+if [ -d "$src/tools/testing/selftests/filesystems/sysfs" ]; then
+	targets="$targets filesystems/sysfs"
+elif [ -d "$obj/kselftest/filesystems/sysfs" ]; then
+	# installed from another tree into the same OBJ: it must not run as this one's
+	info "removing $obj/kselftest/filesystems/sysfs ($src has no filesystems/sysfs)"
+	rm -rf "$obj/kselftest/filesystems/sysfs"
+fi
 step "building selftests: $targets (log: $log)"
 {
 	make -C "$src" O="$obj" ARCH=x86_64 -j"$(nproc)" headers

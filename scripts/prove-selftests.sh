@@ -6,9 +6,9 @@
 # KUnit suite built into config "test" by its part before the first "-"
 # (seq_buf-keyed-no-nul: suite seq_buf); the guest is booted and a case of
 # that suite must fail. TEST-VARIANT.diff is one more break of program TEST.
-# A TEST that is neither, but names a program that build-selftests.sh
-# installed from another kselftest directory (filesystems/sysfs:
-# sysfs_perm), is run from there with a timeout of 300 s.
+# A TEST that names a program of config/selftests-sysfs.list (sysfs_perm,
+# which build-selftests.sh installs from filesystems/sysfs) is run from
+# there with its timeout; not built, it fails without a boot.
 # The work tree is restored afterwards (also on
 # error) and the kernel rebuilt from the clean tree.
 #
@@ -53,15 +53,16 @@ for t in "${tests[@]}"; do
 	list=$TOP/config/selftests.list
 	if grep -qE "^${t%%-*}([[:space:]]|$)" "$list"; then
 		prog=${t%%-*}
-	elif other=$(find "$obj/kselftest" -path "$ksft" -prune -o -type f \
-			-perm -u+x -name "${t%%-*}" -print -quit 2>/dev/null) &&
-		[ -n "$other" ]; then
-		# a program of another kselftest directory (filesystems/sysfs)
+	elif grep -qE "^${t%%-*}([[:space:]]|$)" "$TOP/config/selftests-sysfs.list"; then
 		prog=${t%%-*}
-		ksft=$(dirname "$other")
-		list=$out/selftests.list
-		mkdir -p "$out"
-		echo "$prog 300" >"$list"
+		ksft=$obj/kselftest/filesystems/sysfs
+		list=$TOP/config/selftests-sysfs.list
+		if [ ! -x "$ksft/$prog" ]; then
+			echo "fail prove:$t ($prog is not built: no $ksft/$prog; does $SRC have tools/testing/selftests/filesystems/sysfs?)"
+			failed=1
+			restore
+			continue
+		fi
 	fi
 	if ! grep -qE "^$prog([[:space:]]|$)" "$list"; then
 		suite=${t%%-*}

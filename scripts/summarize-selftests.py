@@ -5,8 +5,10 @@ usage: summarize-selftests.py OUTDIR DENYLIST [--host-results FILE]
 
 Each kselftest result line ("ok N name", "not ok N name", "ok N # SKIP name")
 is one test; a program that printed none counts as one test by its exit
-status (0 pass, 4 skip, else fail). A program that timed out or crashed
-after some results adds a failure of its own. Results named in DENYLIST
+status (0 pass, 4 skip, else fail); one that was not built (exit status
+127, see run-selftests.sh) shows its log's first line, which names what is
+missing. A program that timed out or crashed after some results adds a
+failure of its own. Results named in DENYLIST
 ("program[:subtest]  reason") are known upstream failures: they are shown as
 "xfail" and not counted as failures. A program that was run a second time
 (NAME.retry.log, see run-selftests.sh --retry) decides its first run's
@@ -77,7 +79,7 @@ def main(argv):
         for line in host.read_text().splitlines():
             status, _, test = line.partition(" ")
             rows.append((f"host:{test}", status))
-    retried = {}
+    retried, why = {}, {}
     for rcfile in sorted(out.glob("*.rc")):
         name = rcfile.stem
         if name.endswith(".retry"):
@@ -85,6 +87,8 @@ def main(argv):
         rc = int(rcfile.read_text().strip() or 1)
         log = (out / f"{name}.log").read_text(errors="replace")
         rows.extend(program_results(name, log, rc))
+        if rc == 127 and not any(RESULT.match(line) for line in log.splitlines()):
+            why[name] = (log.strip().splitlines() or ["no log"])[0].removeprefix(f"{name}: ")
         again = out / f"{name}.retry.rc"
         if again.exists():
             log = (out / f"{name}.retry.log").read_text(errors="replace")
@@ -107,6 +111,8 @@ def main(argv):
                 intermittent.append(test)
             else:
                 note = f"  (retry: {retried[test]})"
+        elif status == "fail" and test in why:
+            note = f"  ({why[test]})"
         counts[status] += 1
         print(f"  {test:<{width}}  {status.upper():5}{note}")
     if counts["xfail"]:

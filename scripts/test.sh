@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command: host checks, build, boot, cgroup selftests, summary.
+# The test command: host checks, build, boot, cgroup selftests and sysfs_perm, summary.
 # Last line: "N passed, N failed, N skipped". Exit 1 when anything failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -8,10 +8,11 @@ usage() {
 	cat <<'EOF'
 usage: scripts/test.sh [-h|--help]
 The test command (.ci/run runs it): series checks, pytest, the per-tree
-mails and their check, build, boot, all cgroup selftests, stat format
-checks, 60 s of stress, bench smoke, host-bench smoke. Takes no arguments;
-prints one line per check and ends with "N passed, N failed, N skipped";
-exits 1 on any failure. Logs: build/test-runs/latest/.
+mails and their check, build, boot, all cgroup selftests and sysfs_perm,
+stat format checks and KUnit, 60 s of stress, bench smoke, host-bench
+smoke. Takes no arguments; prints one line per check and ends with
+"N passed, N failed, N skipped"; exits 1 on any failure.
+Logs: build/test-runs/latest/.
 EOF
 }
 case ${1:-} in
@@ -65,13 +66,25 @@ obj=$BUILD/obj/patched-$cfg
 step "build: cgroup selftests [$(elapsed)]"
 "$TOP/scripts/build-selftests.sh" "$SRC" "$obj"
 
-step "boot: $(basename "$obj") under virtme-ng, running the cgroup selftests [$(elapsed)]"
+step "boot: $(basename "$obj") under virtme-ng, running the cgroup selftests and sysfs_perm [$(elapsed)]"
+# One boot, one result directory: the cgroup selftests (upstream ones
+# retried), then config/selftests-sysfs.list from filesystems/sysfs, never
+# retried (a tree without it: "sysfs_perm: not built: no directory ...").
+st=$TOP/scripts/guest/run-selftests.sh
+cat >"$run/guest-selftests.sh" <<GUEST
+#!/bin/bash
+$(printf '%q ' "$st" --retry "$TOP/config/selftests.deny" "$obj/kselftest/cgroup" \
+	"$TOP/config/selftests.list" "$run/guest/selftests") ${CGSCALE_TESTS:-}
+a=\$?
+$(printf '%q ' "$st" "$obj/kselftest/filesystems/sysfs" "$TOP/config/selftests-sysfs.list" \
+	"$run/guest/selftests") ${CGSCALE_TESTS:-}
+b=\$?
+exit \$((a > b ? a : b))
+GUEST
+chmod +x "$run/guest-selftests.sh"
 rc=0
 "$TOP/scripts/run-guest.sh" --kernel "$obj/arch/x86/boot/bzImage" --out "$run/guest" \
-	--timeout "${CGSCALE_GUEST_TIMEOUT:-3600}" -- \
-	"$TOP/scripts/guest/run-selftests.sh" --retry "$TOP/config/selftests.deny" \
-	"$obj/kselftest/cgroup" "$TOP/config/selftests.list" "$run/guest/selftests" \
-	${CGSCALE_TESTS:-} || rc=$?
+	--timeout "${CGSCALE_GUEST_TIMEOUT:-3600}" -- "$run/guest-selftests.sh" || rc=$?
 case $rc in
 0|1|3) echo "pass guest:boot-and-run" >>"$host" ;;
 *) echo "fail guest:boot-and-run(exit $rc, console: $run/guest/console.log)" >>"$host" ;;
@@ -124,7 +137,7 @@ if [ -f "$run/format-v1/dmesg.txt" ]; then
 	fi
 fi
 if [ -f "$run/format/dmesg.txt" ]; then
-	"$TOP/scripts/kunit-results.py" "$run/format/dmesg.txt" seq_buf >>"$host" || true
+	"$TOP/scripts/kunit-results.py" "$run/format/dmesg.txt" seq_buf kernfs >>"$host" || true
 	if "$TOP/scripts/check-splats.py" "$run/format/dmesg.txt" >/dev/null; then
 		echo "pass guest:no-kernel-splats(format boot)" >>"$host"
 	else

@@ -56,7 +56,9 @@ def has_usage(text):
 def test_walk_finds_the_scripts():
     names = {p.relative_to(SCRIPTS).as_posix() for p in SCRIPT_LIST}
     for want in ("run-guest.sh", "test.sh", "check-splats.py", "guest/exec.sh",
-                 "guest/odd-reads.py", "prepare-submission.sh", "submission.py"):
+                 "guest/odd-reads.py", "prepare-submission.sh", "submission.py",
+                 "guest/run-selftests.sh", "guest/setup-test-env.sh", "build-selftests.sh",
+                 "prove-selftests.sh", "summarize-selftests.py", "kunit-results.py"):
         assert want in names
     assert not names & set(EXCLUDED)
 

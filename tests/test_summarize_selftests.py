@@ -120,3 +120,53 @@ def test_guest_script_without_retry_option_never_retries(tmp_path):
     fail, ok = "not ok 1 test_b\\n", "ok 1 test_b\\n"
     files = run_guest_script(tmp_path, {"up_flaky": (fail, ok, "retry")}, deny="", retry=False)
     assert files == ["up_flaky.log", "up_flaky.rc"]
+
+
+def test_not_built_program_shows_what_is_missing(tmp_path):
+    log = "sysfs_perm: not built: no directory /obj/kselftest/filesystems/sysfs\n"
+    p = run(tmp_path, {"sysfs_perm": (log, 127), "test_x": (TAP, 1)})
+    line = next(line for line in p.stdout.splitlines() if line.strip().startswith("sysfs_perm"))
+    assert "FAIL" in line and "(not built: no directory /obj/kselftest/filesystems/sysfs)" in line
+    assert p.stdout.strip().splitlines()[-1] == "1 passed, 2 failed, 1 skipped"
+    assert p.returncode == 1
+
+
+def test_guest_script_second_run_into_the_same_outdir(tmp_path):
+    """The test command's first boot: the cgroup list with --retry, then
+    config/selftests-sysfs.list from another directory into the same OUTDIR,
+    never retried; the summary counts both."""
+    fail, ok = "not ok 1 test_b\\n", "ok 1 test_b\\n"
+    run_guest_script(tmp_path, {"up_flaky": (fail, ok, "retry")}, deny="")
+    sysfs = tmp_path / "sysfs"
+    sysfs.mkdir()
+    fake_program(sysfs / "sysfs_perm", "not ok 1 sysfs_perm.chmod\\nok 2 sysfs_perm.chown\\n", ok)
+    env = {"PATH": "/usr/bin:/bin", "CGSCALE_NO_GUEST_SETUP": "1"}
+    subprocess.run(["bash", str(GUEST), str(sysfs), str(TOP / "config" / "selftests-sysfs.list"),
+                    str(tmp_path / "st")], check=True, capture_output=True, text=True, env=env)
+    files = sorted(p.name for p in (tmp_path / "st").iterdir())
+    assert files == ["sysfs_perm.log", "sysfs_perm.rc", "up_flaky.log", "up_flaky.rc",
+                     "up_flaky.retry.log", "up_flaky.retry.rc"]
+    p = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path / "st"), str(tmp_path / "deny")],
+                       capture_output=True, text=True)
+    assert "sysfs_perm:sysfs_perm.chmod" in p.stdout and "sysfs_perm:sysfs_perm.chown" in p.stdout
+    assert p.stdout.strip().splitlines()[-1] == "2 passed, 1 failed, 0 skipped"
+
+
+def test_guest_script_missing_directory_is_not_built(tmp_path):
+    """A tree without filesystems/sysfs: every program of the list gets exit
+    status 127 and a log naming the missing directory."""
+    missing = tmp_path / "kselftest" / "filesystems" / "sysfs"
+    env = {"PATH": "/usr/bin:/bin", "CGSCALE_NO_GUEST_SETUP": "1"}
+    subprocess.run(["bash", str(GUEST), str(missing), str(TOP / "config" / "selftests-sysfs.list"),
+                    str(tmp_path / "st")], check=True, capture_output=True, text=True, env=env)
+    assert (tmp_path / "st" / "sysfs_perm.rc").read_text().strip() == "127"
+    assert (tmp_path / "st" / "sysfs_perm.log").read_text() == \
+        f"sysfs_perm: not built: no directory {missing}\n"
+
+
+def test_sysfs_list_is_sysfs_perm_never_retried():
+    lines = [line.split() for line in (TOP / "config" / "selftests-sysfs.list").read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    assert lines == [["sysfs_perm", "300"]]
+    cgroup = (TOP / "config" / "selftests.list").read_text()
+    assert not any(line.startswith("sysfs_perm") for line in cgroup.splitlines())

@@ -4,6 +4,10 @@
 # Runs each cgroup selftest named in LIST (or only NAME...) from KSFT_DIR
 # with its timeout, one log and one exit-status file per test in OUTDIR.
 # The tests run from a scratch ext4 file system (see setup-test-env.sh).
+# It can run more than once in a boot, with another KSFT_DIR and LIST
+# (the test command: filesystems/sysfs after cgroup) into the same OUTDIR.
+# A program of LIST that is not in KSFT_DIR (or KSFT_DIR missing) gets a
+# log saying what is missing and exit status 127.
 #
 # With --retry, a program marked "retry" in LIST (the upstream ones, not the
 # series' own) is run a second time, to NAME.retry.log/.rc, when its first
@@ -40,8 +44,11 @@ only=" $* "
 mkdir -p "$out"
 # CGSCALE_NO_GUEST_SETUP=1 is for tests of this script on the host.
 [ -n "${CGSCALE_NO_GUEST_SETUP:-}" ] || "$(dirname "$0")/setup-test-env.sh"
-work=/tmp/ksft-scratch/cgroup
-if mountpoint -q /tmp/ksft-scratch && cp -a "$ksft" "$work"; then
+work=/tmp/ksft-scratch/$(basename "$ksft")
+missing=
+if [ ! -d "$ksft" ]; then
+	missing="no directory $ksft"
+elif mountpoint -q /tmp/ksft-scratch && rm -rf "$work" && cp -a "$ksft" "$work"; then
 	cd "$work" || exit 1
 else
 	cd "$ksft" || exit 1
@@ -72,8 +79,8 @@ unlisted_failures() {
 while read -r name secs flags; do
 	case $name in ''|'#'*) continue ;; esac
 	[ "$only" = "  " ] || [[ $only == *" $name "* ]] || continue
-	if [ ! -x "./$name" ]; then
-		echo "$name: not built" >"$out/$name.log"
+	if [ -n "$missing" ] || [ ! -x "./$name" ]; then
+		echo "$name: not built: ${missing:-no executable $name in $ksft}" | tee "$out/$name.log"
 		echo 127 >"$out/$name.rc"
 		continue
 	fi

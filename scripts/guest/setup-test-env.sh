@@ -6,6 +6,7 @@
 #  - an ext4 scratch file system at /tmp/ksft-scratch: the guest's root is 9p,
 #    which keeps no page cache, so page-cache tests must run from a real
 #    file system (they create their files in the current directory).
+# Running it again in the same boot keeps the scratch file system.
 # Prints one line per step; a failed step is reported, not fatal: the tests
 # that need it then fail or skip with their own reason.
 
@@ -43,7 +44,10 @@ if [ -w /sys/module/zswap/parameters/enabled ] && echo 1 >/sys/module/zswap/para
 fi
 scratch=/tmp/ksft-scratch
 mkdir -p $scratch
-if truncate -s 512M /tmp/ksft-scratch.img && mkfs.ext4 -q -F /tmp/ksft-scratch.img &&
+if mountpoint -q $scratch; then
+	# a second run in the same boot (run-selftests.sh for another directory)
+	echo "setup: ext4 scratch file system at $scratch (already mounted)"
+elif truncate -s 512M /tmp/ksft-scratch.img && mkfs.ext4 -q -F /tmp/ksft-scratch.img &&
 	dev=$(losetup -f --show /tmp/ksft-scratch.img) && mount -t ext4 "$dev" $scratch; then
 	echo "setup: ext4 scratch file system at $scratch"
 else
