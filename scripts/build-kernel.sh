@@ -96,10 +96,25 @@ for f in $frags; do
 		last_frag[${line%%=*}]=$f
 	done <"$TOP/config/$f"
 done
+# An option after a line "# added by the series: ..." is one that a patch
+# of the series declares: a tree without that patch (the base, or an early
+# commit under check-bisect.sh) has no such symbol, and the option is
+# skipped there, saying so. Anywhere else a missing option is an error.
 for f in $frags; do
+	added=0
 	while IFS= read -r line; do
-		case "$line" in ''|'#'*) continue ;; esac
+		case "$line" in
+		'# added by the series:'*) added=1; continue ;;
+		''|'#'*) continue ;;
+		esac
 		opt=${line%%=*} val=${line#*=}
+		if [ "$added" -eq 1 ]; then
+			added=0
+			if ! grep -rqx --include='Kconfig*' "config ${opt#CONFIG_}" "$src"; then
+				info "$f: $opt is not declared in this tree (a patch of the series adds it); skipped"
+				continue
+			fi
+		fi
 		[ "${last_frag[$opt]}" = "$f" ] || continue
 		if [ "$val" = n ]; then
 			grep -q "^$opt=" "$new" && { warn "$f: $opt=n did not stick"; missing=1; }
