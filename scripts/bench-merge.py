@@ -105,10 +105,21 @@ def main(argv, latest=LATEST):
         rep_l = rep_l.rstrip("\n") + "\n\n" + new
     (latest / "REPORT.md").write_text(rep_l)
 
+    # psi-*.png also matches the plots of psi-edges and psi-kubepods: a plot
+    # of a benchmark whose name extends this one's is not this one's
+    longer = {r["benchmark"] for r in rows_l} | {r["benchmark"] for r in
+                                                 json.loads((run / "summary.json").read_text())}
+    longer = [b for b in longer if b.startswith(f"{bench}-")]
+
+    def own(p):
+        return not any(p.name.startswith(f"{b}-") for b in longer)
+
     for p in latest.glob(f"{bench}-*.png"):
-        p.unlink()
+        if own(p):
+            p.unlink()
     for p in run.glob(f"{bench}-*.png"):
-        shutil.copy(p, latest / p.name)
+        if own(p):
+            shutil.copy(p, latest / p.name)
     # kernels bench/latest does not have yet (an ablation): their files
     for k in meta_r.get("kernels", []):
         if k in meta_l.get("kernels", []) or not (run / "kernels" / f"{k}.config").exists():

@@ -114,3 +114,20 @@ def test_run_without_a_shared_reference_kernel_refused(tmp_path):
     (run / "kernels" / "base.config").rename(run / "kernels" / "patched.config")
     with pytest.raises(SystemExit, match="cannot check the configs"):
         bench_merge.main(["bench-merge.py", str(run), "psi", "r"], latest=latest)
+
+
+def test_plots_of_a_longer_named_benchmark_kept(tmp_path):
+    """psi-*.png also matches psi-edges-*.png: merging psi keeps psi-edges' plots"""
+    latest = run_dir(tmp_path / "latest", [row("psi", "old", 2), row("psi-edges", "m", 3)],
+                     "# report\n\n## psi\n\nold table\n\n## psi-edges\n\nE\n")
+    (latest / "psi-old.png").write_bytes(b"old")
+    (latest / "psi-edges-m.png").write_bytes(b"edges")
+    run = run_dir(tmp_path / "run", [row("psi", "new", 5), row("psi-edges", "m", 9)],
+                  "# report\n\n## psi\n\nnew table\n\n## psi-edges\n\nE2\n")
+    (run / "psi-new.png").write_bytes(b"new")
+    (run / "psi-edges-m.png").write_bytes(b"edges2")
+    bench_merge.main(["bench-merge.py", str(run), "psi", "a reason"], latest=latest)
+    assert not (latest / "psi-old.png").exists() and (latest / "psi-new.png").exists()
+    assert (latest / "psi-edges-m.png").read_bytes() == b"edges"
+    rows = json.loads((latest / "summary.json").read_text())
+    assert [(r["benchmark"], r["metric"]) for r in rows] == [("psi", "new"), ("psi-edges", "m")]
