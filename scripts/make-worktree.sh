@@ -73,6 +73,11 @@ if [ ! -e "$SRC/.git" ]; then
 	# hide every new file from git; it is the only change to the tree.
 	sed -i '/^\/\*$/d' "$SRC.tmp/.gitignore"
 	git -C "$SRC.tmp" init -q -b series
+	# git's automatic gc would otherwise repack the base's 80,000 loose
+	# objects in the background after a later command, and prune them
+	# while prepare-submission.sh clones this repository (the clone then
+	# fails to copy an object): run it in the foreground instead
+	git -C "$SRC.tmp" config gc.autoDetach false
 	git -C "$SRC.tmp" add -f -A
 	env "${BASE_COMMIT_ENV[@]}" git -C "$SRC.tmp" commit -q \
 		-m "Linux 7.3-rc7 ($BASE_PKG $BASE_VERSION)" \
@@ -85,6 +90,8 @@ top-level '/*' rule dropped from .gitignore."
 	exit 0
 fi
 
+# work trees made before the setting above get it too
+sgit config gc.autoDetach false
 if series_matches && [ -z "$(sgit status --porcelain)" ]; then
 	# A linked work tree (git worktree add) holds work on top of the
 	# series, and branch series is checked out in the main one: keep HEAD.
