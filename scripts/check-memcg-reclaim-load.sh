@@ -14,8 +14,11 @@
 # guest down as other work on a user's machine would.
 # --ksft DIR runs another build of test_memcontrol, e.g. one made by
 # scripts/build-cgroup-test-variant.sh with tests/memcg-reclaim/trace.diff
-# (the TAG names its results).
-# Results: build/memcg-load/TAG-KERNEL/ (guest logs; TAG "upstream" by
+# (the TAG names its results). The default binary is the series' own
+# test_memcontrol, which has patch 41's wait. The "upstream" runs of
+# 2026-11-27 (tests/memcg-reclaim/) used the series' binary from before
+# patch 41, which had the upstream test unchanged.
+# Results: build/memcg-load/TAG-KERNEL/ (guest logs; TAG "series" by
 # default) and a line per kernel appended to build/memcg-load/summary.txt.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -28,11 +31,11 @@ Boot each kernel build/obj/KERNEL with N CPU hogs on the host (default 2)
 and run test_memcontrol RUNS times (default 5) in it; print how often
 test_memcg_reclaim failed. --ksft: the selftest directory to use for every
 kernel (default: build/obj/patched-test/kselftest/cgroup), --tag: the name
-of that build in the results (default: upstream).
+of that build in the results (default: series, the work tree's own test).
 Results: build/memcg-load/.
 EOF2
 }
-runs=5 hogs=2 tag=upstream ksft=$BUILD/obj/patched-test/kselftest/cgroup
+runs=5 hogs=2 tag=series ksft=$BUILD/obj/patched-test/kselftest/cgroup
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) usage; exit 0 ;;
