@@ -276,6 +276,16 @@ EOF
 	else
 		cgit config --unset-all b4.send-series-cc || true
 	fi
+	# b4's own get_maintainer.pl commands, with --nokeywords where the map
+	# says the topic's keyword hits are noise (a word in a changelog)
+	if [ -n "$(sub nokeywords "$t")" ]; then
+		getm="$CLONE/scripts/get_maintainer.pl --nogit --nogit-fallback --nogit-chief-penguins --norolestats --nokeywords"
+		cgit config b4.send-auto-to-cmd "$getm --nol"
+		cgit config b4.send-auto-cc-cmd "$getm --nom"
+	else
+		cgit config --unset-all b4.send-auto-to-cmd || true
+		cgit config --unset-all b4.send-auto-cc-cmd || true
+	fi
 	run_logged "b4 prep --auto-to-cc (the cc lines of submit/topics, then scripts/get_maintainer.pl of the clone)" \
 		"$l/auto-to-cc.log" b4in prep --auto-to-cc
 	cgit show -s --format=%B "$(cgit rev-list --reverse "deps/$t..b4/$t" | head -n 1)" |

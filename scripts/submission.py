@@ -10,6 +10,8 @@ usage: submission.py check            the map against patches/; errors, exit 1
        submission.py checkers         topics whose patches the check of every topic runs
                                       checkpatch with (their "checker" line)
        submission.py cc TOPIC         the extra Cc: of the map, "Name <addr>" per line
+       submission.py nokeywords TOPIC its "nokeywords" reason, or nothing: get_maintainer.pl
+                                      then runs with --nokeywords for the topic
        submission.py cover TOPIC      its cover letter: subject, blank line, body
        submission.py unused           summary.json rows that no cover shows
        submission.py placeholder      the placeholder identity of patches/ ("Name <addr>")
@@ -83,7 +85,8 @@ def parse_topics(path=TOPICS):
             if not re.fullmatch(r"[a-z0-9_-]+", val):
                 raise MapError(f"{where}: bad topic name {val!r}")
             cur = {"name": val, "patches": [], "subjects": {}, "tree": None, "depends": None,
-                   "cc": [], "prefix": [], "checker": None, "line": lineno}
+                   "cc": [], "prefix": [], "checker": None, "nokeywords": None,
+                   "line": lineno}
             topics.append(cur)
             continue
         if cur is None:
@@ -107,6 +110,10 @@ def parse_topics(path=TOPICS):
             if not val:
                 raise MapError(f"{where}: write 'checker WHY'")
             cur["checker"] = val
+        elif key == "nokeywords":
+            if not val:
+                raise MapError(f"{where}: write 'nokeywords WHY'")
+            cur["nokeywords"] = val
         elif key == "cc":
             m = re.fullmatch(r"(?:(?P<name>[^<>]*?)\s*<(?P<addr>[^<>\s]+)>|(?P<bare>[^<>\s]+@[^<>\s]+))"
                              r"\s+(?P<why>\S.*)", val)
@@ -644,6 +651,9 @@ def main(argv):
             # quoted where a name has a comma or the like: the script joins them with ","
             lines = [fmt_identity(f'"{n}"' if re.search(r'[,;:()\[\]@"]', n) else n, a)
                      for n, a, _why in topic(topics, args[0])["cc"]]
+        elif cmd == "nokeywords" and len(args) == 1:
+            why = topic(topics, args[0])["nokeywords"]
+            lines = [why] if why else []
         elif cmd == "placeholder" and not args:
             lines = [fmt_identity(n, a) for n, a in placeholders(ser)]
         elif cmd == "rewrite" and len(args) == 2:

@@ -5,6 +5,7 @@ import importlib.util
 import json
 import pathlib
 import re
+import pytest
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("submission", TOP / "scripts" / "submission.py")
@@ -265,3 +266,20 @@ def test_submission_py_help_and_unknown_option():
     assert p.returncode == 0 and "usage:" in p.stdout
     p = subprocess.run([sys.executable, script, "--bogus"], capture_output=True, text=True)
     assert p.returncode == 2 and "usage:" in p.stderr and not p.stdout
+
+
+def test_nokeywords_lines(tmp_path):
+    """issue 48: get_maintainer.pl's keyword hits are trimmed per topic, with a reason"""
+    m = tmp_path / "topics"
+    base = "topic x\ntree T\ndepends -\npatch 1 a: one\n"
+    m.write_text(base)
+    assert sub.parse_topics(m)[0]["nokeywords"] is None
+    m.write_text(base + "nokeywords the llvm hit is a word in a changelog\n")
+    assert sub.parse_topics(m)[0]["nokeywords"] == "the llvm hit is a word in a changelog"
+    m.write_text(base + "nokeywords\n")
+    with pytest.raises(sub.MapError, match="nokeywords WHY"):
+        sub.parse_topics(m)
+    by = {t["name"]: t for t in TOPICS}
+    assert "clang" in by["psi-trims"]["nokeywords"]
+    # the other topics keep their keyword hits (bpf@ for rstat is real)
+    assert [t["name"] for t in TOPICS if t["nokeywords"]] == ["psi-trims"]
