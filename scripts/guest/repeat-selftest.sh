@@ -15,7 +15,8 @@ EOF2
 }
 case ${1:-} in -h|--help) usage; exit 0 ;; esac
 [ $# -eq 4 ] || { usage >&2; echo "error: repeat-selftest.sh: want KSFT_DIR PROG RUNS OUTDIR" >&2; exit 2; }
-ksft=$1 prog=$2 runs=$3 out=$4
+# absolute: the runs cd to the scratch file system
+ksft=$(realpath "$1") prog=$2 runs=$3 out=$(realpath -m "$4")
 mkdir -p "$out"
 "$(dirname "$0")/setup-test-env.sh"
 work=/tmp/ksft-scratch/cgroup
