@@ -47,7 +47,7 @@ for tree in "$@"; do
 			mkdir -p "$obj"
 			{
 				mk allnoconfig
-				"$tree/scripts/config" --file "$obj/.config" -e SMP -e CGROUPS -e PSI \
+				"$tree/scripts/config" --file "$obj/.config" -e SMP -e CGROUPS -e PSI -e DEBUG_KERNEL \
 					-d DEBUG_INFO_NONE -e DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT \
 					-e TICK_CPU_ACCOUNTING -"$([ "$irq" = y ] && echo e || echo d)" IRQ_TIME_ACCOUNTING
 				mk olddefconfig
