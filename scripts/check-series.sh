@@ -59,7 +59,7 @@ while IFS= read -r p; do
 	uncovered=
 	for f in $new; do
 		(cd "$SRC" && ./scripts/get_maintainer.pl --nogit --nogit-fallback \
-			--norolestats --nol -f "$f" 2>/dev/null) | grep -q . || uncovered="$uncovered $f"
+			--norolestats --nol -f "$f" 2>/dev/null) | grep . >/dev/null || uncovered="$uncovered $f"
 	done
 	if [ -z "$uncovered" ]; then
 		record pass "maintainers:$name"
@@ -68,7 +68,7 @@ while IFS= read -r p; do
 		record fail "maintainers:$name"
 	fi
 	# a changelog still waiting for its numbers is not done
-	if sed -n '/^Subject:/,/^---$/p' "$p" | grep -q 'TODO'; then
+	if sed -n '/^Subject:/,/^---$/p' "$p" | grep 'TODO' >/dev/null; then
 		sed -n '/^Subject:/,/^---$/p' "$p" | grep -n 'TODO' | sed 's/^/        /'
 		record fail "changelog-complete:$name"
 	else

@@ -33,7 +33,7 @@ APT_PKGS+=("$@")
 
 missing=()
 for p in "${APT_PKGS[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "ok installed" >/dev/null || missing+=("$p")
 done
 mkdir -p "$LOGS"
 if [ "${#missing[@]}" -gt 0 ]; then
