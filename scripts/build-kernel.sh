@@ -156,6 +156,9 @@ for d in "${withs[@]}" ${ablation:+"$ablation"}; do
 	info "applied $what $(basename "$d") for this build"
 done
 printf '%s\n' "${withs[@]##*/}" | grep . >"$obj/.harness-diffs" || : >"$obj/.harness-diffs"
+# a kernel built from the tree as it is now; prove-selftests.sh marks its
+# builds of a break afterwards (.prove-break), see run-guest.sh
+rm -f "$obj/.prove-break"
 if [ -n "$ablation" ]; then
 	echo "$(basename "$ablation") $(sha256sum <"$ablation" | cut -d' ' -f1)" >"$obj/.ablation"
 else

@@ -45,6 +45,9 @@ for t in "${tests[@]}"; do
 	step "$t: applying $(basename "$diff") and rebuilding"
 	sgit apply "$diff" || die "$diff does not apply to the work tree"
 	"$TOP/scripts/build-kernel.sh" test >/dev/null
+	# until the clean rebuild at the end: run-guest.sh warns that this
+	# kernel is broken on purpose, should the run be cut short
+	echo "$t" >"$obj/.prove-break"
 	out=$BUILD/prove/$t
 	rm -rf "$out"
 	# TEST-variant.diff: another break of the same program

@@ -75,6 +75,8 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || usage_error "no command given (use -- CMD...)"
 [ -f "$kernel" ] || die "no kernel image at $kernel; build it first (scripts/build-kernel.sh)"
+brk=$(dirname "$kernel")/../../../.prove-break
+[ ! -f "$brk" ] || warn "$kernel is built with the deliberate break $(cat "$brk") of scripts/prove-selftests.sh (a run of it was cut short); rebuild it (scripts/build-kernel.sh test) before trusting a result"
 vng=$VENV/bin/vng
 [ -x "$vng" ] || die "virtme-ng is not installed in $VENV; run scripts/install-deps.sh"
 need_cmd qemu-system-x86_64 timeout
