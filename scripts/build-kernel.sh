@@ -70,6 +70,9 @@ fi
 jobs=$(($(nproc) + 1))
 kmake=(make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$cc" -j"$jobs")
 
+# A cold build writes about 2.3 GB to $obj, an incremental one little.
+if [ -f "$obj/vmlinux" ]; then gib=1; else gib=3; fi
+need_disk "build-kernel.sh $name-$cfg" "$gib" "building it"
 mkdir -p "$obj" "$LOGS"
 step "configuring $name-$cfg ($frags)"
 new=$obj/.config.new

@@ -66,6 +66,19 @@ run_logged() {
 	fi
 }
 
+# need_disk STEP GIB WHAT: die, naming STEP, unless the file system of the
+# build area has GIB GiB free (gcc writes its temporaries to $TMPDIR, /tmp,
+# on the same disk here). A full disk makes gcc fail in the middle of a
+# build with "No space left on device"; this says so before anything is
+# written.
+need_disk() {
+	local what=$1 gib=$2 why=$3 free_kib
+	mkdir -p "$BUILD"
+	free_kib=$(df -Pk "$BUILD" | awk 'NR == 2 { print $4 }')
+	[ "$free_kib" -ge $((gib * 1024 * 1024)) ] && return 0
+	die "$what: only $((free_kib / 1024 / 1024)) GiB free on the disk of $BUILD; $why needs about $gib GiB. Free space (old build/obj/<name-config> directories, old clones and their build/ areas) and run it again; nothing was changed."
+}
+
 need_cmd() {
 	local c
 	for c in "$@"; do
