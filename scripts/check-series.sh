@@ -3,7 +3,8 @@
 #   - it applies on the pinned base (make-worktree.sh did that with git am);
 #   - exporting the work tree reproduces patches/ byte for byte;
 #   - every patch passes checkpatch.pl --strict, has a Signed-off-by: and
-#     adds no whitespace errors.
+#     adds no whitespace errors;
+#   - every break of tests/breaks applies to the work tree.
 # Writes "pass|fail CHECK" lines to RESULTS (default: stdout only) and exits 1
 # when any check failed.
 set -euo pipefail
@@ -16,7 +17,8 @@ usage: scripts/check-series.sh [RESULTS]
 Host checks on the series in patches/ against the work tree: exporting the
 work tree reproduces patches/ byte for byte, and every patch passes
 checkpatch.pl --strict, has its new files in MAINTAINERS, no TODO in its
-changelog, a Signed-off-by: and no whitespace error. Writes "pass|fail
+changelog, a Signed-off-by: and no whitespace error, and every break of
+tests/breaks applies to the work tree. Writes "pass|fail
 CHECK" lines to RESULTS (default: none) and exits 1 if any check failed.
 EOF
 }
@@ -89,4 +91,16 @@ if [ "$(sgit rev-list --count base..series)" -gt 0 ]; then
 		record fail whitespace
 	fi
 fi
+# scripts/prove-selftests.sh applies each break to the work tree; a change
+# of the series that moves a break's context makes that proof impossible
+# to run, and nothing else would say so until someone runs it.
+for d in "$TOP"/tests/breaks/*.diff; do
+	name=$(basename "$d" .diff)
+	if sgit apply --check "$d" >"$LOGS/break-$name.log" 2>&1; then
+		record pass "break-applies:$name"
+	else
+		sed 's/^/        /' "$LOGS/break-$name.log" | head -n 5
+		record fail "break-applies:$name"
+	fi
+done
 exit "$failed"
