@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The two kernels a benchmark compares (bench/NAME/kernels).
 
-usage: bench-kernels.py pairs BENCH...
+usage: bench-kernels.py pairs [--kernels 'KEY=SPEC KEY=SPEC'] BENCH...
 prints one line per benchmark (scripts/bench.sh reads it), errors naming the
-file that is wrong:
+file that is wrong (--kernels: one pair for every BENCH, instead of their
+files):
     BENCH REFKEY REFKERNEL KEY KERNEL REFKEY=REFSPEC KEY=SPEC
 
 A benchmark names its kernels in an optional file bench/NAME/kernels: one
@@ -17,9 +18,12 @@ summary.json) and matches [a-z][a-z0-9_]*; SPEC is one of
   ablation:NAME  the base tree plus bench/ablations/NAME.diff
   wip:NAME       the work tree plus the patches wip/NAME/*.patch (work in
                  progress on top of the series, see scripts/wip-diff.sh)
+  series:N       the series up to and including its Nth patch (the work
+                 tree with the later patches reverted, see
+                 scripts/series-diff.sh): a part against its parent
 all built from config "bench" with the harness diffs of bench/harness.
 Without the file: "base=base patched=patched".
-KERNEL is the kernel's build name: base, patched, ablation-NAME or wip-NAME (objects in
+KERNEL is the kernel's build name: base, patched, ablation-NAME, wip-NAME or series-N (objects in
 build/obj/KERNEL-bench, files kernels/KERNEL.* of a run).
 """
 import pathlib
@@ -34,6 +38,7 @@ DEFAULT = "base=base patched=patched"
 KEY = re.compile(r"[a-z][a-z0-9_]*")
 ABLATION = re.compile(r"ablation:([A-Za-z0-9][A-Za-z0-9._-]*)")
 WIP = re.compile(r"wip:([A-Za-z0-9][A-Za-z0-9._-]*)")
+SERIES = re.compile(r"series:([1-9][0-9]*)")
 # fields of a summary.json row, which a key must not overwrite
 RESERVED = {"benchmark", "metric", "unit", "better", "ratio", "significant", "keys"}
 
@@ -73,9 +78,17 @@ def parse(text, where="kernels", top=TOP):
         if spec not in ("base", "patched"):
             m = ABLATION.fullmatch(spec)
             w = WIP.fullmatch(spec)
-            if not m and not w:
+            n = SERIES.fullmatch(spec)
+            if not m and not w and not n:
                 raise KernelsError(f"{where}: unknown kernel {spec!r} (want base, patched, "
-                                   "ablation:NAME or wip:NAME)")
+                                   "ablation:NAME, wip:NAME or series:N)")
+            if n and top is not None:
+                total = len([p for p in (top / "patches").glob("[0-9][0-9][0-9][0-9]-*.patch")
+                             if not p.name.startswith("0000-")])
+                if not 1 <= int(n.group(1)) < total:
+                    raise KernelsError(f"{where}: {spec}: the series has {total} patches; "
+                                       f"series:N wants N from 1 to {total - 1} "
+                                       "(the whole series is 'patched')")
             if m and top is not None:
                 diff = top / "bench" / "ablations" / f"{m.group(1)}.diff"
                 if not diff.is_file():
@@ -112,16 +125,25 @@ def line(pair):
 
 
 def main(argv, top=TOP):
-    rc = help_or_refuse(argv, __doc__, "bench-kernels.py")
+    rc = help_or_refuse([a for a in argv if a != "--kernels"], __doc__, "bench-kernels.py")
     if rc is not None:
         return rc
     if len(argv) < 3 or argv[1] != "pairs":
         print(__doc__, file=sys.stderr)
         return 2
+    benches, given = argv[2:], None
+    if benches[0] == "--kernels":
+        if len(benches) < 3:
+            print(__doc__, file=sys.stderr)
+            return 2
+        given, benches = benches[1], benches[2:]
     out = []
     try:
-        for bench in argv[2:]:
-            (k1, s1), (k2, s2) = p = pair_of(bench, top)
+        for bench in benches:
+            if given is not None:
+                (k1, s1), (k2, s2) = p = parse(given, "--kernels", top)
+            else:
+                (k1, s1), (k2, s2) = p = pair_of(bench, top)
             out.append(f"{bench} {k1} {kernel_name(s1)} {k2} {kernel_name(s2)} {line(p)}")
     except (KernelsError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -2,19 +2,22 @@
 # A/B benchmarks: two kernels per benchmark, same config, runs interleaved.
 #
 #   bench.sh [--smoke] [--iterations N] [--out DIR] [--no-build]
-#            [--variants NAME,NAME...] [BENCH...]
+#            [--variants NAME,NAME...] [--kernels 'KEY=SPEC KEY=SPEC'] [BENCH...]
 #
 # Each benchmark compares two kernels, named in bench/B/kernels by one line
 # "KEY=SPEC KEY=SPEC", the reference first (ratio = second/first); without
 # the file "base=base patched=patched". SPEC: base (the pinned base tree),
 # patched (the work tree), ablation:NAME (the base tree plus
-# bench/ablations/NAME.diff) or wip:NAME (the work tree plus the patches
-# wip/NAME/*.patch, as one diff made by scripts/wip-diff.sh);
+# bench/ablations/NAME.diff), wip:NAME (the work tree plus the patches
+# wip/NAME/*.patch, as one diff made by scripts/wip-diff.sh) or series:N
+# (the series up to its Nth patch: the work tree with the later patches
+# reverted, one diff made by scripts/series-diff.sh); --kernels gives one
+# pair for all the chosen benchmarks instead of their files;
 # scripts/bench-kernels.py parses the files.
 # Full mode builds the kernels the chosen benchmarks need, from config
 # "bench", each with the harness-only diffs of bench/harness/ (inert unless
 # a variant asks for them, see their headers), into build/obj/KERNEL-bench
-# (KERNEL: base, patched, ablation-NAME, wip-NAME), and boots each benchmark's two
+# (KERNEL: base, patched, ablation-NAME, wip-NAME, series-N), and boots each benchmark's two
 # kernels once per variant and iteration, alternating A B / B A. Smoke mode
 # runs the patched test kernel alone, under key "patched", once with tiny
 # parameters (bench/*/smoke.env) to keep the suite working, also for
@@ -34,7 +37,8 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 usage: scripts/bench.sh [--smoke] [--iterations N] [--out DIR] [--no-build]
-                        [--variants NAME,NAME...] [BENCH...]
+                        [--variants NAME,NAME...] [--kernels 'K=SPEC K=SPEC']
+                        [BENCH...]
 A/B benchmarks (default: all of bench/*/guest.sh); each benchmark compares
 the two kernels of bench/BENCH/kernels (default "base=base patched=patched").
   --smoke            the patched test kernel alone, once, tiny parameters
@@ -42,6 +46,9 @@ the two kernels of bench/BENCH/kernels (default "base=base patched=patched").
   --out DIR          results directory
   --no-build         use the kernels already built in build/obj
   --variants LIST    only these boot variants (bench/BENCH/variants)
+  --kernels PAIR     compare these two kernels in every chosen benchmark,
+                     e.g. 'p33=series:33 p34=series:34' (a part of the series
+                     against its parent); see scripts/bench-kernels.py
 Results: results/DATE-MODE/ (or DIR): raw/, kernels/, summary.json, REPORT.md.
 EOF
 }
@@ -49,6 +56,7 @@ EOF
 smoke=0
 build=1
 only_variants=
+kernels_line=
 iters=5
 out=
 benches=()
@@ -59,6 +67,8 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--no-build) build=0; shift ;;
 	--variants) only_variants=",$2,"; shift 2 ;;
+	--kernels) [ -n "${2:-}" ] || usage_error "--kernels needs 'KEY=SPEC KEY=SPEC'"
+		kernels_line=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	-*) usage_error "unknown option '$1'" ;;
 	*) benches+=("$1"); shift ;;
@@ -72,7 +82,8 @@ for b in "${benches[@]}"; do
 done
 # Each benchmark's pair (checked in smoke mode too, which does not use it):
 # KEY -> kernel per benchmark, and the union of the kernels, in order.
-pairs=$("$TOP/scripts/bench-kernels.py" pairs "${benches[@]}") || exit 1
+pairs=$("$TOP/scripts/bench-kernels.py" pairs ${kernels_line:+--kernels "$kernels_line"} \
+	"${benches[@]}") || exit 1
 declare -A keys_of kernel_of line_of
 all_kernels=()
 while read -r b k1 n1 k2 n2 line; do
@@ -116,7 +127,7 @@ else
 	done
 	if [ "$build" -eq 1 ]; then
 		step "kernels to build: ${kernels[*]}"
-		case " ${kernels[*]} " in *" patched "*|*" wip-"*) "$TOP/scripts/make-worktree.sh" ;; esac
+		case " ${kernels[*]} " in *" patched "*|*" wip-"*|*" series-"*) "$TOP/scripts/make-worktree.sh" ;; esac
 		case " ${kernels[*]} " in *" base "*|*" ablation-"*) "$TOP/scripts/get-base.sh" ;; esac
 		for k in "${kernels[@]}"; do
 			case $k in
@@ -124,6 +135,10 @@ else
 			patched) "$TOP/scripts/build-kernel.sh" "${harness[@]}" bench "$SRC" patched ;;
 			wip-*)
 				"$TOP/scripts/wip-diff.sh" "${k#wip-}" "$BUILD/$k.diff"
+				"$TOP/scripts/build-kernel.sh" "${harness[@]}" \
+					--ablation "$BUILD/$k.diff" bench "$SRC" "$k" ;;
+			series-*)
+				"$TOP/scripts/series-diff.sh" "${k#series-}" "$BUILD/$k.diff"
 				"$TOP/scripts/build-kernel.sh" "${harness[@]}" \
 					--ablation "$BUILD/$k.diff" bench "$SRC" "$k" ;;
 			ablation-*)
@@ -147,12 +162,15 @@ for k in "${kernels[@]}"; do
 		[ "$(cat "${image[$k]}/.ablation" 2>/dev/null)" = "$want" ] ||
 			die "${image[$k]} was not built with the current ${diff#"$TOP"/} (${image[$k]}/.ablation); rebuild it (run without --no-build)"
 		cp "${image[$k]}/.ablation" "$out/kernels/$k.ablation" ;;
-	wip-*)
+	wip-* | series-*)
 		# built with these very patches on this work tree
-		"$TOP/scripts/wip-diff.sh" "${k#wip-}" "$BUILD/$k.diff"
+		case $k in
+		wip-*) "$TOP/scripts/wip-diff.sh" "${k#wip-}" "$BUILD/$k.diff" ;;
+		series-*) "$TOP/scripts/series-diff.sh" "${k#series-}" "$BUILD/$k.diff" ;;
+		esac
 		want="$k.diff $(sha256sum <"$BUILD/$k.diff" | cut -d' ' -f1)"
 		[ "$(cat "${image[$k]}/.ablation" 2>/dev/null)" = "$want" ] ||
-			die "${image[$k]} was not built with the current wip/${k#wip-} on $SRC (${image[$k]}/.ablation); rebuild it (run without --no-build)"
+			die "${image[$k]} was not built with the current $k.diff of $SRC (${image[$k]}/.ablation); rebuild it (run without --no-build)"
 		cp "$BUILD/$k.diff" "$out/kernels/$k.diff"
 		cp "${image[$k]}/.ablation" "$out/kernels/$k.ablation" ;;
 	*)

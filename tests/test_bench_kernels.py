@@ -94,3 +94,22 @@ def test_bad_files(tmp_path, capsys, text, message):
 def test_usage():
     p = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True)
     assert p.returncode == 2 and "usage" in p.stderr
+
+
+def test_series_level_kernels_and_the_kernels_option(tmp_path, capsys):
+    patches = {f"patches/{i:04d}-p{i}.patch": "" for i in range(0, 6)}  # 0000 is the cover
+    top = tree(tmp_path, dict(patches, **{"bench/psi/guest.sh": ""}))
+    assert bk.parse("p3=series:3 p4=series:4", "x", top) == [("p3", "series:3"), ("p4", "series:4")]
+    assert bk.kernel_name("series:3") == "series-3"
+    assert bk.main(["bench-kernels.py", "pairs", "--kernels", "p3=series:3 all=patched",
+                    "psi", "psi"], top=top) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["psi p3 series-3 all patched p3=series:3 all=patched"] * 2
+    # the whole series is "patched"; 0 and beyond the end are no patch
+    for bad in ("series:5", "series:0", "series:9"):
+        with pytest.raises(bk.KernelsError) as e:
+            bk.parse(f"a={bad} b=patched", "--kernels", top)
+        assert "series:N wants N from 1 to 4" in str(e.value) or "unknown kernel" in str(e.value)
+    assert bk.main(["bench-kernels.py", "pairs", "--kernels", "a=series:5 b=patched", "psi"],
+                   top=top) == 1
+    assert "--kernels: series:5: the series has 5 patches" in capsys.readouterr().err
