@@ -6,6 +6,7 @@ usage: kcsan-reports.py parse --kernel NAME --out JSON [--vmlinux VMLINUX]
                               [--src DIR]... [--map FILE] DMESG...
        kcsan-reports.py compare --base JSON --series JSON
                                 (--patches DIR | --touched FILE)
+                                [--base-src DIR --series-src DIR]
                                 [--out SUMMARY]
 
 parse: every "BUG: KCSAN: ..." report of the DMESG files (guest dmesg.txt,
@@ -23,13 +24,24 @@ JSON with every report, the groups, counts per file, whether each log
 starts at boot ("Linux version": the ring buffer did not wrap) and
 whether KCSAN said it was enabled; prints a summary.
 
-compare: the rule. A group of the series fails it when one of its frames
-is in a file the series touches (the files of patches/*.patch, from their
-"diff --git" lines, or the list in --touched) and base has no group with
-the same key. A series group whose frames could not be resolved to a
-file fails too (the rule cannot tell). Prints the groups of both kernels
-with their counts, the counts per file, and last "pass kcsan:rule(...)"
-or "fail kcsan:rule(...)"; exits 1 on fail, 0 on pass, 2 on bad usage or
+compare: the rule. Only a group of the series that base does not have
+(same key) can fail it, and one whose frames could not be resolved to a
+file always does (the rule cannot tell). With --base-src and --series-src
+(the two kernel trees), the rule is about code: the group fails when a
+function of its accesses' stacks (each stack up to its interrupt entry,
+asm_*, below which is the interrupted context; and the functions the
+first frames inlined the access from) is one the series adds or changes,
+i.e. a function of a file the series touches whose definition differs
+from base's or is new; or when a first frame is in a touched file and
+its function cannot be found there. A group in a touched file whose
+functions are all as on base is listed, and passes: KCSAN samples, so a
+race of upstream code may show on one kernel and not the other. Without
+the trees, the rule is about files: the group fails when one of its
+frames is in a file the series touches. The touched files are those of
+patches/*.patch, from their "diff --git" lines, or the list in
+--touched. Prints the groups of both kernels with their counts, the
+counts per file, and last "pass kcsan:rule(...)" or "fail
+kcsan:rule(...)"; exits 1 on fail, 0 on pass, 2 on bad usage or
 unreadable input.
 """
 import argparse
@@ -257,6 +269,112 @@ def touched_from_patches(d):
     return files
 
 
+# attribute macros that can come before a function's name in its header
+ATTR_MACROS = {"__printf", "__scanf", "__attribute__", "__aligned", "__section",
+               "__acquires", "__releases", "__must_hold", "__cond_acquires",
+               "__cond_releases", "__alloc_size", "__diag_ignore", "__no_sanitize_or_inline"}
+CALL = re.compile(r"([A-Za-z_]\w*)\s*\(")
+# GCC's clones of a function keep its name before the dot
+CLONE = re.compile(r"\..*$")
+
+
+def c_functions(text):
+    """{name: [definition text, ...]} of a C file in kernel style: a header
+    from column 0, "{" alone on a line, the body up to a "}" alone on a
+    line. The name is the first identifier followed by "(" at parenthesis
+    depth 0 of the header, attribute macros aside."""
+    lines = text.splitlines()
+    funcs = collections.defaultdict(list)
+    i = 0
+    while i < len(lines):
+        if lines[i].rstrip() != "{":
+            i += 1
+            continue
+        j = i - 1
+        while (j >= 0 and lines[j].strip() and not lines[j].startswith("#")
+               and not lines[j].rstrip().endswith((";", "}", "*/"))):
+            j -= 1
+        header = " ".join(l.strip() for l in lines[j + 1:i])
+        k = i + 1
+        while k < len(lines) and lines[k].rstrip() != "}":
+            k += 1
+        name, depth, pos = None, 0, 0
+        for m in CALL.finditer(header):
+            depth += header.count("(", pos, m.start()) - header.count(")", pos, m.start())
+            pos = m.start()
+            if depth == 0 and m.group(1) not in ATTR_MACROS:
+                name = m.group(1)
+                break
+        if name:
+            funcs[name].append("\n".join(lines[j + 1:k + 1]))
+        i = k + 1
+    return funcs
+
+
+def changed_functions(base_src, series_src, touched):
+    """The functions the series adds or changes in the C files it touches,
+    and {file: set of function names} of those files in the series tree."""
+    changed, defined = set(), {}
+    for f in sorted(touched):
+        if not f.endswith((".c", ".h")):
+            continue
+        sp = pathlib.Path(series_src) / f
+        if not sp.is_file():
+            continue
+        bp = pathlib.Path(base_src) / f
+        new = c_functions(sp.read_text(errors="replace"))
+        old = c_functions(bp.read_text(errors="replace")) if bp.is_file() else {}
+        defined[f] = set(new)
+        changed.update(n for n, defs in new.items() if old.get(n) != defs)
+    return changed, defined
+
+
+def stack_functions(report):
+    """Function names of a report's access stacks, each up to its interrupt
+    entry, with the functions the first frames inlined the access from."""
+    names = set()
+    for a in report["accesses"]:
+        for fr in a["frames"]:
+            if fr["func"].startswith("asm_"):
+                break
+            names.add(CLONE.sub("", fr["func"]))
+        site = a.get("site") or {}
+        if site.get("inlined_from"):
+            names.add(CLONE.sub("", site["inlined_from"]))
+    return names
+
+
+def rule_functions(base, series, touched, changed, defined):
+    """(bad, listed): the groups of SERIES that fail (not in BASE, and
+    unresolved, through a function the series adds or changes, or with a
+    first frame in a touched file where its function cannot be found), and
+    the groups not in BASE that are in a touched file but pass."""
+    base_keys = {g["key"] for g in base["groups"]}
+    bad, listed = [], []
+    for g in series["groups"]:
+        if g["key"] in base_keys:
+            continue
+        if not g["resolved"]:
+            bad.append((g, "frames not resolved to files"))
+            continue
+        reports = [r for r in series.get("reports", []) if r.get("key") == g["key"]]
+        hit = set().union(*(stack_functions(r) for r in reports)) & changed if reports else set()
+        unknown = sorted({f"{a['site']['file']}:{a['site']['function']}"
+                          for r in reports for a in r["accesses"]
+                          if a.get("site") and a["site"]["file"] in defined
+                          and CLONE.sub("", a["site"]["function"]) not in defined[a["site"]["file"]]})
+        if hit:
+            bad.append((g, "through " + ", ".join(sorted(hit)) +
+                        ", which the series adds or changes"))
+        elif unknown:
+            bad.append((g, "in " + ", ".join(unknown) +
+                        ", a function not found in its touched file (the rule cannot tell)"))
+        elif set(g["files"]) & touched:
+            listed.append((g, "in " + ", ".join(sorted(set(g["files"]) & touched)) +
+                           ", in functions the series does not change"))
+    return bad, listed
+
+
 def rule(base, series, touched):
     """Groups of SERIES that fail: in a touched file and not in BASE, or
     unresolved and not in BASE."""
@@ -330,21 +448,42 @@ def cmd_compare(a):
     if not touched:
         print("kcsan-reports: no touched files (no patches?)", file=sys.stderr)
         return 2
-    bad = rule(base, series, touched)
+    if bool(a.base_src) != bool(a.series_src):
+        print("kcsan-reports: --base-src and --series-src go together", file=sys.stderr)
+        return 2
     lines = summary_lines(base) + summary_lines(series)
     in_touched = [g for g in series["groups"] if set(g["files"]) & touched]
-    lines.append(f"series groups in files the series touches: {len(in_touched)} "
-                 f"({sum(g['count'] for g in in_touched)} reports); of them not on base: "
-                 f"{len(bad)}")
+    if a.base_src:
+        try:
+            changed, defined = changed_functions(a.base_src, a.series_src, touched)
+        except OSError as e:
+            print(f"kcsan-reports: {e}", file=sys.stderr)
+            return 2
+        bad, listed = rule_functions(base, series, touched, changed, defined)
+        lines.append(f"functions the series adds or changes: {len(changed)}, in "
+                     f"{len(defined)} touched C files")
+        lines.append(f"series groups in files the series touches: {len(in_touched)} "
+                     f"({sum(g['count'] for g in in_touched)} reports); not on base and "
+                     f"through code the series adds or changes: {len(bad)}")
+        for g, why in listed:
+            lines.append(f"  not on base, upstream code: {g['key']} ({g['count']}x, {why}; "
+                         f"first at {g['first']})")
+        what = "through code the series adds or changes"
+    else:
+        bad = rule(base, series, touched)
+        lines.append(f"series groups in files the series touches: {len(in_touched)} "
+                     f"({sum(g['count'] for g in in_touched)} reports); of them not on base: "
+                     f"{len(bad)}")
+        what = "in touched files"
     for g, why in bad:
         lines.append(f"  NOT ON BASE: {g['key']} ({g['count']}x, {why}; first at {g['first']})")
     if bad:
-        lines.append(f"fail kcsan:rule({len(bad)} group(s) of the series in touched files "
+        lines.append(f"fail kcsan:rule({len(bad)} group(s) of the series {what} "
                      f"that base does not have)")
     else:
         lines.append(f"pass kcsan:rule(base {base['total']} reports in {len(base['groups'])} "
                      f"groups, series {series['total']} in {len(series['groups'])}; none new "
-                     f"in a touched file)")
+                     f"{what})")
     text = "\n".join(lines) + "\n"
     if a.out:
         pathlib.Path(a.out).write_text(text)
@@ -371,6 +510,8 @@ def main(argv):
     g = pc.add_mutually_exclusive_group(required=True)
     g.add_argument("--patches")
     g.add_argument("--touched")
+    pc.add_argument("--base-src")
+    pc.add_argument("--series-src")
     pc.add_argument("--out")
     a = p.parse_args(argv[1:])
     return cmd_parse(a) if a.cmd == "parse" else cmd_compare(a)

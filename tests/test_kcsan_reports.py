@@ -262,3 +262,126 @@ def test_a_wrapped_ring_buffer_is_noticed(tmp_path):
     d = json.loads(parse(tmp_path, "patched", MM_RACE).read_text())
     assert d["logs"][0]["starts_at_boot"] is False
     assert d["logs"][0]["kcsan_enabled"] is False
+
+
+# the jiffies race of 2026-11-27: an upstream function of a file the
+# series touches (mm/memcontrol.c) against the tick, in an interrupt
+JIFFIES_RACE = """\
+[  608.541777] ==================================================================
+[  608.541971] BUG: KCSAN: data-race in mem_cgroup_flush_stats_ratelimited / tick_do_update_jiffies64
+[  608.542000] 
+[  608.542200] write to 0xffffffff8280b200 of 8 bytes by interrupt on cpu 2:
+[  608.542274]  tick_do_update_jiffies64+0x124/0x210
+[  608.542381]  tick_nohz_handler+0x24c/0x280
+[  608.548059]  asm_sysvec_apic_timer_interrupt+0x16/0x20
+[  608.548060]  kernfs_dop_revalidate+0x10/0x3cf
+[  608.548061] 
+[  608.548795] read to 0xffffffff8280b200 of 8 bytes by task 2693 on cpu 0:
+[  608.548867]  mem_cgroup_flush_stats_ratelimited+0x24/0x80
+[  608.548967]  shrink_node.isra.0+0x220/0x1100
+[  608.549052]  try_charge_memcg+0x23b/0xae0
+[  608.549053] 
+[  608.550005] value changed: 0x0000000100012d5d -> 0x0000000100012d5e
+[  608.550006] 
+[  608.550083] Reported by Kernel Concurrency Sanitizer on:
+[  608.550084] ==================================================================
+"""
+
+MAP_JIFFIES = MAP + """\
+mem_cgroup_flush_stats_ratelimited mm/memcontrol.c
+tick_do_update_jiffies64 kernel/time/tick-sched.c
+"""
+
+MEMCG_BASE = """\
+/* comment */
+void mem_cgroup_flush_stats_ratelimited(struct mem_cgroup *memcg)
+{
+	if (time_after64(jiffies_64, flush_last_time + 2UL*FLUSH_TIME))
+		mem_cgroup_flush_stats(memcg);
+}
+
+static __printf(2, 3) int try_charge_memcg(gfp_t gfp_mask,
+					   unsigned int nr_pages)
+{
+	return 0;
+}
+"""
+
+
+def trees(tmp_path, memcg_series, dir_series="int kernfs_dop_revalidate(void)\n{\n}\n"):
+    for name, memcg, kdir in (("base", MEMCG_BASE, "int kernfs_dop_revalidate(void)\n{\n}\n"),
+                              ("series", memcg_series, dir_series)):
+        (tmp_path / name / "mm").mkdir(parents=True)
+        (tmp_path / name / "fs/kernfs").mkdir(parents=True)
+        (tmp_path / name / "mm/memcontrol.c").write_text(memcg)
+        (tmp_path / name / "fs/kernfs/dir.c").write_text(kdir)
+    return tmp_path / "base", tmp_path / "series"
+
+
+def compare_code(tmp_path, base, series, bsrc, ssrc):
+    t = tmp_path / "touched.txt"
+    t.write_text(TOUCHED)
+    return run("compare", "--base", base, "--series", series, "--touched", t,
+               "--base-src", bsrc, "--series-src", ssrc)
+
+
+def test_c_functions_finds_kernel_style_definitions():
+    funcs = kr.c_functions(MEMCG_BASE + "struct x y = {\n\t.a = 1,\n};\n")
+    assert sorted(funcs) == ["mem_cgroup_flush_stats_ratelimited", "try_charge_memcg"]
+    assert funcs["try_charge_memcg"][0].startswith("static __printf(2, 3) int try_charge_memcg(")
+    assert funcs["try_charge_memcg"][0].endswith("}")
+
+
+def test_upstream_function_in_a_touched_file_passes_and_is_listed(tmp_path):
+    base = parse(tmp_path, "base", BOOT, MAP_JIFFIES)
+    series = parse(tmp_path, "series", BOOT + JIFFIES_RACE, MAP_JIFFIES)
+    # the series changes another function of the file, not these
+    bsrc, ssrc = trees(tmp_path, MEMCG_BASE + "\nint memory_stat_format(void)\n{\n\treturn 1;\n}\n")
+    p = compare_code(tmp_path, base, series, bsrc, ssrc)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "functions the series adds or changes: 1, in 2 touched C files" in p.stdout
+    assert "not on base, upstream code: kernel/time/tick-sched.c:tick_do_update_jiffies64 / " \
+           "mm/memcontrol.c:mem_cgroup_flush_stats_ratelimited" in p.stdout
+    assert "pass kcsan:rule(" in p.stdout
+    # the file-level rule, without the trees, fails the same reports
+    assert compare(tmp_path, base, series).returncode == 1
+
+
+def test_a_changed_function_on_the_stack_fails(tmp_path):
+    base = parse(tmp_path, "base", BOOT, MAP_JIFFIES)
+    series = parse(tmp_path, "series", BOOT + JIFFIES_RACE, MAP_JIFFIES)
+    changed = MEMCG_BASE.replace("return 0;", "return 1;")  # try_charge_memcg
+    bsrc, ssrc = trees(tmp_path, changed)
+    p = compare_code(tmp_path, base, series, bsrc, ssrc)
+    assert p.returncode == 1
+    assert "through try_charge_memcg, which the series adds or changes" in p.stdout
+    assert "fail kcsan:rule(1 group(s) of the series through code the series adds or changes" \
+           in p.stdout
+
+
+def test_the_interrupted_context_does_not_count(tmp_path):
+    # kernfs_dop_revalidate is below the interrupt entry of the write side
+    base = parse(tmp_path, "base", BOOT, MAP_JIFFIES)
+    series = parse(tmp_path, "series", BOOT + JIFFIES_RACE, MAP_JIFFIES)
+    bsrc, ssrc = trees(tmp_path, MEMCG_BASE, "int kernfs_dop_revalidate(void)\n{\n\treturn 1;\n}\n")
+    p = compare_code(tmp_path, base, series, bsrc, ssrc)
+    assert p.returncode == 0, p.stdout
+    assert "functions the series adds or changes: 1," in p.stdout
+
+
+def test_a_function_not_found_in_its_touched_file_fails(tmp_path):
+    base = parse(tmp_path, "base", BOOT, MAP_JIFFIES)
+    series = parse(tmp_path, "series", BOOT + JIFFIES_RACE, MAP_JIFFIES)
+    bsrc, ssrc = trees(tmp_path, "/* generated by a macro */\n")
+    p = compare_code(tmp_path, base, series, bsrc, ssrc)
+    assert p.returncode == 1
+    assert "mm/memcontrol.c:mem_cgroup_flush_stats_ratelimited, a function not found" in p.stdout
+
+
+def test_the_trees_go_together(tmp_path):
+    base = parse(tmp_path, "base", BOOT, MAP_JIFFIES)
+    t = tmp_path / "touched.txt"
+    t.write_text(TOUCHED)
+    p = run("compare", "--base", base, "--series", base, "--touched", t, "--base-src", tmp_path)
+    assert p.returncode == 2
+    assert "--base-src and --series-src go together" in p.stderr
