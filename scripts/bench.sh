@@ -26,7 +26,9 @@
 # smp=SPEC (QEMU -smp, e.g. 8 or 2,maxcpus=256), then kernel arguments;
 # bench/B/smoke.variants, if present, replaces it in smoke mode.
 # Results: DIR/raw/BENCH/KEY/VARIANT/ITER.jsonl (ITER.wall: host seconds
-# of that boot), DIR/raw/BENCH/kernels (the pair, full mode),
+# of that boot; smoke mode boots once per distinct vCPU count and kernel
+# command line and runs those benchmarks in turn, without ITER.wall),
+# DIR/raw/BENCH/kernels (the pair, full mode),
 # DIR/kernels/KERNEL.{config,harness-diffs,uname[,ablation]}, DIR/meta.json,
 # then scripts/bench-report.py writes DIR/summary.json, REPORT.md and plots.
 # Clock: QEMU TCG with -icount shift=0,sleep=off (guest ns = retired
@@ -226,7 +228,78 @@ for b in "${benches[@]}"; do
 	done
 done
 
+# Boot variants of benchmark B: "NAME [smp=SPEC] [KERNEL_ARG...]" lines.
+variants_of() {
+	local b=$1 vfile=$TOP/bench/$1/variants variants
+	[ "$smoke" -eq 1 ] && [ -f "$TOP/bench/$b/smoke.variants" ] && vfile=$TOP/bench/$b/smoke.variants
+	variants=$(grep -v '^#' "$vfile" 2>/dev/null | awk 'NF' || true)
+	[ -n "$variants" ] || variants="default"
+	if [ -n "$only_variants" ]; then
+		variants=$(awk -v only="$only_variants" 'index(only, "," $1 ",")' <<<"$variants")
+	fi
+	printf '%s\n' "$variants"
+}
+
 t0=$(date +%s)
+if [ "$smoke" -eq 1 ]; then
+	# Smoke checks that every benchmark works, not its numbers: the
+	# benchmarks whose variants boot with the same vCPUs and kernel
+	# command line run one after the other in one boot
+	# (scripts/guest/bench-many.sh): on 2026-11-27, 5 boots instead of
+	# 15. Logs: DIR/smoke-boots/N/.
+	declare -A group_list
+	groups=()
+	for b in "${benches[@]}"; do
+		envfile=
+		[ -f "$TOP/bench/$b/smoke.env" ] && envfile=$TOP/bench/$b/smoke.env
+		while read -r v append; do
+			[ -n "$v" ] || continue
+			smp=2
+			case $append in
+			smp=*) smp=${append%% *}; smp=${smp#smp=}
+			       case $append in *" "*) append=${append#* } ;; *) append= ;; esac ;;
+			esac
+			g="$smp|$append"
+			if [ -z "${group_list[$g]+set}" ]; then
+				groups+=("$g")
+				group_list[$g]=
+			fi
+			group_list[$g]+="$b $v $envfile"$'\n'
+		done < <(variants_of "$b")
+	done
+	n=0
+	for g in "${groups[@]}"; do
+		n=$((n + 1))
+		smp=${g%%|*} append=${g#*|}
+		gdir=$out/smoke-boots/$n
+		mkdir -p "$gdir"
+		: >"$gdir/list"
+		names=
+		while read -r b v envfile; do
+			[ -n "$b" ] || continue
+			echo "$TOP/bench/$b $bin/$b $gdir/$b-$v.jsonl $envfile" >>"$gdir/list"
+			names="$names $b($v)"
+		done <<<"${group_list[$g]}"
+		step "[smoke boot $n/${#groups[@]}]$names: -smp $smp${append:+, $append} ($clock clock, $(($(date +%s) - t0))s so far)"
+		args=(--kernel "$out/bin/patched.bzImage" --out "$gdir"
+			--timeout "${CGSCALE_BENCH_TIMEOUT:-900}" --cpus "$smp")
+		[ "$clock" = icount ] && args+=(--clock icount)
+		[ -n "$append" ] && args+=(--append "$append")
+		if ! "$TOP/scripts/run-guest.sh" "${args[@]}" -- \
+			"$TOP/scripts/guest/bench-many.sh" "$gdir/list"; then
+			grep -E '^(ok|FAIL) ' "$gdir/guest.log" 2>/dev/null | sed 's/^/    /' || true
+			die "smoke boot $n ($names ) failed; logs: $gdir"
+		fi
+		while read -r b v envfile; do
+			[ -n "$b" ] || continue
+			dir=$out/raw/$b/patched/$v
+			mkdir -p "$dir"
+			mv "$gdir/$b-$v.jsonl" "$dir/1.jsonl"
+			mv "$gdir/$b-$v.jsonl.uname" "$out/kernels/patched.uname"
+		done <<<"${group_list[$g]}"
+	done
+	iters=0	# the loop below is the full mode's
+fi
 for i in $(seq 1 "$iters"); do
 	for b in "${benches[@]}"; do
 		# this benchmark's keys; A B, then B A: neither kernel always boots first
@@ -235,15 +308,8 @@ for i in $(seq 1 "$iters"); do
 			order=("${order[1]}" "${order[0]}")
 		fi
 		envfile=
-		[ "$smoke" -eq 1 ] && [ -f "$TOP/bench/$b/smoke.env" ] && envfile=$TOP/bench/$b/smoke.env
-		vfile=$TOP/bench/$b/variants
-		[ "$smoke" -eq 1 ] && [ -f "$TOP/bench/$b/smoke.variants" ] && vfile=$TOP/bench/$b/smoke.variants
-		variants=$(grep -v '^#' "$vfile" 2>/dev/null | awk 'NF' || true)
-		[ -n "$variants" ] || variants="default"
-		if [ -n "$only_variants" ]; then
-			variants=$(awk -v only="$only_variants" 'index(only, "," $1 ",")' <<<"$variants")
-			[ -n "$variants" ] || continue
-		fi
+		variants=$(variants_of "$b")
+		[ -n "$variants" ] || continue
 		while read -r v append; do
 			smp=
 			case $append in

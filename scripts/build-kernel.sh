@@ -133,8 +133,9 @@ else
 	rm -f "$new"
 fi
 
-# One kernel build at a time on this machine: a second caller waits here.
-exec 9>"$BUILD/.kernel-build.lock"
+# One kernel build at a time on this machine: a second caller waits here,
+# also one from another clone's build area (the lock is machine-wide).
+exec 9>"${TMPDIR:-/tmp}/cgscale-kernel-build.$(id -u).lock"
 if ! flock -n 9; then
 	info "another kernel build is running; waiting for it"
 	flock 9
