@@ -135,7 +135,7 @@ fi
 
 # One kernel build at a time on this machine: a second caller waits here,
 # also one from another clone's build area (the lock is machine-wide).
-exec 9>"${TMPDIR:-/tmp}/cgscale-kernel-build.$(id -u).lock"
+exec 9>"$KERNEL_BUILD_LOCK"
 if ! flock -n 9; then
 	info "another kernel build is running; waiting for it"
 	flock 9

@@ -98,7 +98,7 @@ done
 objects=$(grep . <<<"$objects")
 
 # One kernel build at a time on this machine.
-exec 9>"$BUILD/.kernel-build.lock"
+exec 9>"$KERNEL_BUILD_LOCK"
 if ! flock -n 9; then
 	info "another kernel build is running; waiting for it"
 	flock 9

@@ -13,6 +13,10 @@ BASE_TARBALL=linux-source-7.3.tar.xz
 # The pristine unpacked base tree (read-only cache) and the git work tree.
 BASE_TREE=$BUILD/base/linux-source-7.3
 SRC=${CGSCALE_SRC:-$BUILD/linux}
+# One kernel build at a time on this machine (2 cores): every script that
+# builds a kernel takes this lock first, also from another clone's build
+# area.
+KERNEL_BUILD_LOCK=${TMPDIR:-/tmp}/cgscale-kernel-build.$(id -u).lock
 VENV=$BUILD/venv
 export PATH="$VENV/bin:$PATH"
 

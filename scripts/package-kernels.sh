@@ -23,7 +23,7 @@
 # and LOCALVERSION=-cgscale-base / -cgscale-series (uname -r says which
 # kernel runs, and scripts/host-bench.sh takes its label from it), with
 # ccache as scripts/build-kernel.sh uses it, one kernel build at a time
-# (build/.kernel-build.lock). The packages (linux-image, linux-headers,
+# ($KERNEL_BUILD_LOCK of scripts/lib.sh). The packages (linux-image, linux-headers,
 # linux-libc-dev, the -dbg image) go to DIR/base and DIR/series (default
 # build/packages), with the config. Logs: build/logs/package-*.log.
 set -euo pipefail
@@ -165,7 +165,7 @@ done
 info "one config for both: $(grep -c '=' "$bobj/.config") options set"
 
 # --- the packages -----------------------------------------------------------------
-exec 9>"$BUILD/.kernel-build.lock"
+exec 9>"$KERNEL_BUILD_LOCK"
 if ! flock -n 9; then
 	info "another kernel build is running; waiting for it"
 	flock 9
