@@ -125,18 +125,19 @@ def line(pair):
 
 
 def main(argv, top=TOP):
-    rc = help_or_refuse([a for a in argv if a != "--kernels"], __doc__, "bench-kernels.py")
+    given = None
+    if argv[2:3] == ["--kernels"]:  # pairs --kernels LINE BENCH...
+        if len(argv) < 5:
+            print(__doc__, file=sys.stderr)
+            return 2
+        given, argv = argv[3], argv[:2] + argv[4:]
+    rc = help_or_refuse(argv, __doc__, "bench-kernels.py")
     if rc is not None:
         return rc
     if len(argv) < 3 or argv[1] != "pairs":
         print(__doc__, file=sys.stderr)
         return 2
-    benches, given = argv[2:], None
-    if benches[0] == "--kernels":
-        if len(benches) < 3:
-            print(__doc__, file=sys.stderr)
-            return 2
-        given, benches = benches[1], benches[2:]
+    benches = argv[2:]
     out = []
     try:
         for bench in benches:

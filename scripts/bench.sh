@@ -240,6 +240,17 @@ variants_of() {
 	printf '%s\n' "$variants"
 }
 
+# split_variant REST: the rest of a variant line after its NAME into smp
+# (QEMU -smp, from a leading "smp=SPEC"; empty if none) and append (the
+# kernel arguments).
+split_variant() {
+	smp= append=$1
+	case $append in
+	smp=*) smp=${append%% *}; smp=${smp#smp=}
+	       case $append in *" "*) append=${append#* } ;; *) append= ;; esac ;;
+	esac
+}
+
 t0=$(date +%s)
 if [ "$smoke" -eq 1 ]; then
 	# Smoke checks that every benchmark works, not its numbers: the
@@ -254,12 +265,8 @@ if [ "$smoke" -eq 1 ]; then
 		[ -f "$TOP/bench/$b/smoke.env" ] && envfile=$TOP/bench/$b/smoke.env
 		while read -r v append; do
 			[ -n "$v" ] || continue
-			smp=2
-			case $append in
-			smp=*) smp=${append%% *}; smp=${smp#smp=}
-			       case $append in *" "*) append=${append#* } ;; *) append= ;; esac ;;
-			esac
-			g="$smp|$append"
+			split_variant "$append"
+			g="${smp:-2}|$append"
 			if [ -z "${group_list[$g]+set}" ]; then
 				groups+=("$g")
 				group_list[$g]=
@@ -311,11 +318,7 @@ for i in $(seq 1 "$iters"); do
 		variants=$(variants_of "$b")
 		[ -n "$variants" ] || continue
 		while read -r v append; do
-			smp=
-			case $append in
-			smp=*) smp=${append%% *}; smp=${smp#smp=}
-			       case $append in *" "*) append=${append#* } ;; *) append= ;; esac ;;
-			esac
+			split_variant "$append"
 			for key in "${order[@]}"; do
 				k=${kernel_of[$b/$key]}
 				dir=$out/raw/$b/$key/$v
