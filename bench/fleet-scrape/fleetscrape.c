@@ -3,7 +3,7 @@
  * fleetscrape: a monitoring agent's scrape of every cgroup of a node
  * (bench/fleet-scrape).
  *
- *   fleetscrape grow ROOT FROM TO DEV
+ *   fleetscrape grow ROOT FROM TO DEV [DEPTH [EVERY]]
  *	makes ROOT/{burstable,besteffort}/pod<i>/c for i = FROM+1 .. TO
  *	(odd i burstable, even i besteffort), with +memory +cpu +io enabled
  *	down to every c. Every tenth c (i = 10, 20, ...) gets a task that
@@ -11,7 +11,10 @@
  *	(a loop device, so that io.stat has a device line) and sleeps until
  *	it is killed (guest.sh uses ROOT/cgroup.kill). ROOT must exist with
  *	the three controllers in its cgroup.subtree_control.
- *   fleetscrape scrape ROOT N PASSES
+ *	DEPTH (default 1) makes each pod a chain of DEPTH single children,
+ *	pod<i>/c/c/.../c, the task in the last; EVERY (default 10) gives
+ *	every EVERY-th pod a task instead of every tenth.
+ *   fleetscrape scrape ROOT N PASSES [SUFFIX [wake]]
  *	collects the cgroups of the subtree ROOT (ROOT included; not timed)
  *	and scrapes them PASSES + 1 times per metric, the first pass being
  *	a warm-up. Metrics (suffix _n<N>), guest ns per cgroup per pass:
@@ -22,6 +25,11 @@
  *	  openat_per_cgroup	the scrape with each file opened by
  *				openat() on the cgroup's directory fd,
  *				opened once beforehand (agent-style)
+ *	SUFFIX, if given, is appended to every metric name. With "wake",
+ *	ROOT is frozen and thawed before each pass (not timed), so that
+ *	every task of the tree wakes and sleeps again and every cgroup
+ *	with a task has new pressure time on its CPU when the pass reads:
+ *	a node whose containers all did something since the last scrape.
  *
  * Prints JSON lines in the bench suite's format. Times are guest
  * CLOCK_MONOTONIC ns: retired guest instructions under QEMU -icount
@@ -51,6 +59,8 @@ static size_t *cglen;		/* their lengths */
 static int *dirfds;
 static long ncg, capcg;
 static long long pass_bytes;	/* bytes read by the last pass */
+static const char *suffix = "";	/* appended to every metric name */
+static const char *wake_root;	/* freeze and thaw it before each pass */
 
 /* dst = dir/name, or die */
 static void join(char *dst, const char *dir, const char *name)
@@ -114,12 +124,18 @@ static int do_grow(char **argv)
 {
 	const char *root = argv[0], *dev = argv[3];
 	long from = atol(argv[1]), to = atol(argv[2]), i, tasks = 0;
+	long depth = argv[4] ? atol(argv[4]) : 1;
+	long every = argv[4] && argv[5] ? atol(argv[5]) : 10;
 	char qos[2][PATH_MAX], pod[PATH_MAX], leaf[PATH_MAX], name[32];
 	long long t0 = now_ns();
-	int ready[2];
+	int ready[2], d;
 	pid_t pid;
 	char c;
 
+	if (depth < 1 || every < 1) {
+		fprintf(stderr, "fleetscrape: DEPTH and EVERY must be >= 1\n");
+		return 2;
+	}
 	if (pipe(ready))
 		die("pipe");
 	join(qos[0], root, "besteffort");
@@ -131,8 +147,13 @@ static int do_grow(char **argv)
 		join(pod, qos[i & 1], name);
 		make_cgroup(pod, 1);
 		join(leaf, pod, "c");
+		for (d = 1; d < depth; d++) {
+			make_cgroup(leaf, 1);
+			strcpy(pod, leaf);
+			join(leaf, pod, "c");
+		}
 		make_cgroup(leaf, 0);
-		if (i % 10)
+		if (i % every)
 			continue;
 		pid = fork();
 		if (pid < 0)
@@ -222,6 +243,44 @@ static void pass_openat(void)
 	}
 }
 
+/* wait until ROOT/cgroup.events says "frozen STATE" */
+static void wait_frozen(const char *events, char state)
+{
+	char ev[256];
+
+	for (;;) {
+		int fd = open(events, O_RDONLY);
+		ssize_t n;
+		char *f;
+
+		if (fd < 0)
+			die(events);
+		n = read(fd, ev, sizeof(ev) - 1);
+		close(fd);
+		if (n < 0)
+			die(events);
+		ev[n] = 0;
+		f = strstr(ev, "frozen ");
+		if (f && f[7] == state)
+			return;
+		usleep(1000);
+	}
+}
+
+/* wake every task below wake_root once: freeze and thaw it */
+static void wake_tree(void)
+{
+	char freeze[PATH_MAX], events[PATH_MAX];
+
+	join(freeze, wake_root, "cgroup.freeze");
+	join(events, wake_root, "cgroup.events");
+	write_file(freeze, "1");
+	wait_frozen(events, '1');
+	write_file(freeze, "0");
+	wait_frozen(events, '0');
+	usleep(10000);	/* let them run and sleep again */
+}
+
 /* kind: -1 scrape, 0..5 one file, 6 openclose, 7 openat */
 static void measure(const char *metric, long n, int passes, int kind)
 {
@@ -231,6 +290,8 @@ static void measure(const char *metric, long n, int passes, int kind)
 	for (p = 0; p <= passes; p++) {
 		long long t0;
 
+		if (wake_root)
+			wake_tree();
 		pass_bytes = 0;
 		t0 = now_ns();
 		if (kind < 0)
@@ -246,8 +307,8 @@ static void measure(const char *metric, long n, int passes, int kind)
 			bytes += pass_bytes;
 		}
 	}
-	printf("{\"metric\": \"%s_per_cgroup_n%ld\", \"unit\": \"ns\", \"better\": \"lower\", \"value\": %.1f, \"cgroups\": %ld, \"passes\": %d, \"bytes_per_cgroup\": %.1f}\n",
-	       metric, n, (double)sum / passes / ncg, ncg, passes,
+	printf("{\"metric\": \"%s_per_cgroup_n%ld%s\", \"unit\": \"ns\", \"better\": \"lower\", \"value\": %.1f, \"cgroups\": %ld, \"passes\": %d, \"bytes_per_cgroup\": %.1f}\n",
+	       metric, n, suffix, (double)sum / passes / ncg, ncg, passes,
 	       (double)bytes / passes / ncg);
 	fflush(stdout);
 }
@@ -263,6 +324,16 @@ static int do_scrape(char **argv)
 	if (passes < 1) {
 		fprintf(stderr, "fleetscrape: PASSES must be >= 1\n");
 		return 2;
+	}
+	if (argv[3])
+		suffix = argv[3];
+	if (argv[3] && argv[4]) {
+		if (strcmp(argv[4], "wake")) {
+			fprintf(stderr, "fleetscrape: want \"wake\" after SUFFIX, got \"%s\"\n",
+				argv[4]);
+			return 2;
+		}
+		wake_root = root;
 	}
 	walk_cgroups(root, add_cgroup, NULL);
 	fprintf(stderr, "fleetscrape: n=%ld: %ld cgroups, %d passes each\n",
@@ -300,11 +371,11 @@ static int do_scrape(char **argv)
 int main(int argc, char **argv)
 {
 	bench_prog = "fleetscrape";
-	if (argc == 6 && !strcmp(argv[1], "grow"))
+	if (argc >= 6 && argc <= 8 && !strcmp(argv[1], "grow"))
 		return do_grow(argv + 2);
-	if (argc == 5 && !strcmp(argv[1], "scrape"))
+	if (argc >= 5 && argc <= 7 && !strcmp(argv[1], "scrape"))
 		return do_scrape(argv + 2);
-	fprintf(stderr, "usage: fleetscrape grow ROOT FROM TO DEV\n"
-		"       fleetscrape scrape ROOT N PASSES\n");
+	fprintf(stderr, "usage: fleetscrape grow ROOT FROM TO DEV [DEPTH [EVERY]]\n"
+		"       fleetscrape scrape ROOT N PASSES [SUFFIX [wake]]\n");
 	return 2;
 }
