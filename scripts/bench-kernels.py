@@ -21,9 +21,14 @@ summary.json) and matches [a-z][a-z0-9_]*; SPEC is one of
   series:N       the series up to and including its Nth patch (the work
                  tree with the later patches reverted, see
                  scripts/series-diff.sh): a part against its parent
+  topic:NAME:K   the base tree plus the posting NAME of submit/topics
+                 with its first K patches (0: only the postings it depends
+                 on; all: every patch), see scripts/topic-diff.sh: a patch
+                 against the parent it has in its own posting
 all built from config "bench" with the harness diffs of bench/harness.
 Without the file: "base=base patched=patched".
-KERNEL is the kernel's build name: base, patched, ablation-NAME, wip-NAME or series-N (objects in
+KERNEL is the kernel's build name: base, patched, ablation-NAME, wip-NAME, series-N or
+topic-NAME.K (objects in
 build/obj/KERNEL-bench, files kernels/KERNEL.* of a run).
 """
 import pathlib
@@ -39,6 +44,7 @@ KEY = re.compile(r"[a-z][a-z0-9_]*")
 ABLATION = re.compile(r"ablation:([A-Za-z0-9][A-Za-z0-9._-]*)")
 WIP = re.compile(r"wip:([A-Za-z0-9][A-Za-z0-9._-]*)")
 SERIES = re.compile(r"series:([1-9][0-9]*)")
+TOPIC = re.compile(r"topic:([a-z0-9_-]+):(all|0|[1-9][0-9]*)")
 # fields of a summary.json row, which a key must not overwrite
 RESERVED = {"benchmark", "metric", "unit", "better", "ratio", "significant", "keys"}
 
@@ -49,7 +55,10 @@ class KernelsError(Exception):
 
 def kernel_name(spec):
     """'base' -> 'base', 'ablation:x' -> 'ablation-x', 'wip:x' -> 'wip-x'
-    (build and file name)"""
+    (build and file name); 'topic:x:2' -> 'topic-x.2'"""
+    t = TOPIC.fullmatch(spec)
+    if t:
+        return f"topic-{t.group(1)}.{t.group(2)}"
     return spec.replace(":", "-", 1)
 
 
@@ -79,9 +88,17 @@ def parse(text, where="kernels", top=TOP):
             m = ABLATION.fullmatch(spec)
             w = WIP.fullmatch(spec)
             n = SERIES.fullmatch(spec)
-            if not m and not w and not n:
+            t = TOPIC.fullmatch(spec)
+            if not m and not w and not n and not t:
                 raise KernelsError(f"{where}: unknown kernel {spec!r} (want base, patched, "
-                                   "ablation:NAME, wip:NAME or series:N)")
+                                   "ablation:NAME, wip:NAME, series:N or topic:NAME:K)")
+            if t and top is not None:
+                own = topic_patches(top, t.group(1))
+                if own is None:
+                    raise KernelsError(f"{where}: {spec}: no topic {t.group(1)!r} in submit/topics")
+                if t.group(2) != "all" and int(t.group(2)) > own:
+                    raise KernelsError(f"{where}: {spec}: topic {t.group(1)} has {own} patches; "
+                                       f"K wants 0 to {own} or 'all'")
             if n and top is not None:
                 total = len([p for p in (top / "patches").glob("[0-9][0-9][0-9][0-9]-*.patch")
                              if not p.name.startswith("0000-")])
@@ -103,6 +120,22 @@ def parse(text, where="kernels", top=TOP):
     if pair[0][1] == pair[1][1]:
         raise KernelsError(f"{where}: both keys name the same kernel ({pair[0][1]!r})")
     return pair
+
+
+def topic_patches(top, name):
+    """-> the number of 'patch' lines of topic NAME in top/submit/topics, or None"""
+    f = top / "submit" / "topics"
+    if not f.is_file():
+        return None
+    cur, count = None, {}
+    for raw in f.read_text().splitlines():
+        key, _, val = raw.strip().partition(" ")
+        if key == "topic":
+            cur = val.strip()
+            count[cur] = 0
+        elif key == "patch" and cur is not None:
+            count[cur] += 1
+    return count.get(name)
 
 
 def rel(path, top):

@@ -11,13 +11,15 @@
 # bench/ablations/NAME.diff), wip:NAME (the work tree plus the patches
 # wip/NAME/*.patch, as one diff made by scripts/wip-diff.sh) or series:N
 # (the series up to its Nth patch: the work tree with the later patches
-# reverted, one diff made by scripts/series-diff.sh); --kernels gives one
+# reverted, one diff made by scripts/series-diff.sh) or topic:NAME:K (the
+# base tree plus a posting of submit/topics up to its Kth patch, after the
+# postings it depends on: scripts/topic-diff.sh); --kernels gives one
 # pair for all the chosen benchmarks instead of their files;
 # scripts/bench-kernels.py parses the files.
 # Full mode builds the kernels the chosen benchmarks need, from config
 # "bench", each with the harness-only diffs of bench/harness/ (inert unless
 # a variant asks for them, see their headers), into build/obj/KERNEL-bench
-# (KERNEL: base, patched, ablation-NAME, wip-NAME, series-N), and boots each benchmark's two
+# (KERNEL: base, patched, ablation-NAME, wip-NAME, series-N, topic-NAME.K), and boots each benchmark's two
 # kernels once per variant and iteration, alternating A B / B A. Smoke mode
 # runs the patched test kernel alone, under key "patched", once with tiny
 # parameters (bench/*/smoke.env) to keep the suite working, also for
@@ -130,7 +132,8 @@ else
 	if [ "$build" -eq 1 ]; then
 		step "kernels to build: ${kernels[*]}"
 		case " ${kernels[*]} " in *" patched "*|*" wip-"*|*" series-"*) "$TOP/scripts/make-worktree.sh" ;; esac
-		case " ${kernels[*]} " in *" base "*|*" ablation-"*) "$TOP/scripts/get-base.sh" ;; esac
+		case " ${kernels[*]} " in *" topic-"*) "$TOP/scripts/make-worktree.sh" ;; esac
+		case " ${kernels[*]} " in *" base "*|*" ablation-"*|*" topic-"*) "$TOP/scripts/get-base.sh" ;; esac
 		for k in "${kernels[@]}"; do
 			case $k in
 			base) "$TOP/scripts/build-kernel.sh" "${harness[@]}" bench "$BASE_TREE" base ;;
@@ -146,6 +149,11 @@ else
 			ablation-*)
 				"$TOP/scripts/build-kernel.sh" "${harness[@]}" \
 					--ablation "$TOP/bench/ablations/${k#ablation-}.diff" bench "$BASE_TREE" "$k" ;;
+			topic-*)
+				t=${k#topic-}
+				"$TOP/scripts/topic-diff.sh" "${t%.*}" "${t##*.}" "$BUILD/$k.diff"
+				"$TOP/scripts/build-kernel.sh" "${harness[@]}" \
+					--ablation "$BUILD/$k.diff" bench "$BASE_TREE" "$k" ;;
 			*) die "bench.sh: no way to build kernel '$k'" ;;
 			esac
 		done
@@ -164,11 +172,12 @@ for k in "${kernels[@]}"; do
 		[ "$(cat "${image[$k]}/.ablation" 2>/dev/null)" = "$want" ] ||
 			die "${image[$k]} was not built with the current ${diff#"$TOP"/} (${image[$k]}/.ablation); rebuild it (run without --no-build)"
 		cp "${image[$k]}/.ablation" "$out/kernels/$k.ablation" ;;
-	wip-* | series-*)
+	wip-* | series-* | topic-*)
 		# built with these very patches on this work tree
 		case $k in
 		wip-*) "$TOP/scripts/wip-diff.sh" "${k#wip-}" "$BUILD/$k.diff" ;;
 		series-*) "$TOP/scripts/series-diff.sh" "${k#series-}" "$BUILD/$k.diff" ;;
+		topic-*) t=${k#topic-}; "$TOP/scripts/topic-diff.sh" "${t%.*}" "${t##*.}" "$BUILD/$k.diff" ;;
 		esac
 		want="$k.diff $(sha256sum <"$BUILD/$k.diff" | cut -d' ' -f1)"
 		[ "$(cat "${image[$k]}/.ablation" 2>/dev/null)" = "$want" ] ||

@@ -113,3 +113,50 @@ def test_series_level_kernels_and_the_kernels_option(tmp_path, capsys):
     assert bk.main(["bench-kernels.py", "pairs", "--kernels", "a=series:5 b=patched", "psi"],
                    top=top) == 1
     assert "--kernels: series:5: the series has 5 patches" in capsys.readouterr().err
+
+
+def test_topic_kernels(tmp_path, capsys):
+    """topic:NAME:K: a posting of submit/topics on the base, up to its Kth patch"""
+    topics = ("topic memcg\ntree mm\ndepends -\npatch 1 a\npatch 2 b\n\n"
+              "topic psi-read\ntree sched\ndepends memcg: why\npatch 3 c\n")
+    top = tree(tmp_path, {"submit/topics": topics, "bench/psi/guest.sh": ""})
+    assert bk.parse("p0=topic:psi-read:0 p1=topic:psi-read:1", "x", top) == [
+        ("p0", "topic:psi-read:0"), ("p1", "topic:psi-read:1")]
+    assert bk.kernel_name("topic:psi-read:1") == "topic-psi-read.1"
+    assert bk.kernel_name("topic:memcg:all") == "topic-memcg.all"
+    assert bk.main(["bench-kernels.py", "pairs", "--kernels", "base=base m=topic:memcg:all",
+                    "psi"], top=top) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "psi base base m topic-memcg.all base=base m=topic:memcg:all"]
+    for bad, message in (("topic:memcg:3", "topic memcg has 2 patches; K wants 0 to 2 or 'all'"),
+                         ("topic:nope:1", "no topic 'nope' in submit/topics"),
+                         ("topic:memcg", "unknown kernel"),
+                         ("topic:memcg:01", "unknown kernel")):
+        with pytest.raises(bk.KernelsError) as e:
+            bk.parse(f"a={bad} b=base", "--kernels", top)
+        assert message in str(e.value)
+
+
+@pytest.mark.skipif(not (TOP / "build" / "linux" / ".git").exists(),
+                    reason="needs the work tree build/linux (scripts/make-worktree.sh)")
+def test_topic_diff_on_the_work_tree(tmp_path):
+    """scripts/topic-diff.sh applies a posting and its dependencies to the base
+    commit: block alone touches block/ only; psi-read:0 is the psi trims."""
+    script = TOP / "scripts" / "topic-diff.sh"
+    out = tmp_path / "block.diff"
+    p = subprocess.run([str(script), "block", "all", str(out)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    text = out.read_text()
+    files = [l.split()[2][2:] for l in text.splitlines() if l.startswith("diff --git")]
+    assert files and all(f.startswith("block/") for f in files)
+    assert "(patches: 0020)" in text
+    out0 = tmp_path / "psi0.diff"
+    p = subprocess.run([str(script), "psi-read", "0", str(out0)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    head = out0.read_text().splitlines()[1]
+    assert head == "(patches: 0002 0003 0004 0005 0006 0007 0008 0009 0010)"
+    for args, message in ((["block", "2", str(out)], "K must be 0 to 1 or 'all'"),
+                          (["nope", "1", str(out)], "no topic 'nope'"),
+                          (["block", "x", str(out)], "K must be a number of patches or 'all'")):
+        p = subprocess.run([str(script)] + args, capture_output=True, text=True)
+        assert p.returncode != 0 and message in p.stderr, p.stderr
