@@ -144,7 +144,7 @@ else
 					--ablation "$BUILD/$k.diff" bench "$SRC" "$k" ;;
 			series-*)
 				"$TOP/scripts/series-diff.sh" "${k#series-}" "$BUILD/$k.diff"
-				"$TOP/scripts/build-kernel.sh" "${harness[@]}" \
+				"$TOP/scripts/build-kernel.sh" "${harness[@]}" --seed patched \
 					--ablation "$BUILD/$k.diff" bench "$SRC" "$k" ;;
 			ablation-*)
 				"$TOP/scripts/build-kernel.sh" "${harness[@]}" \
@@ -152,7 +152,7 @@ else
 			topic-*)
 				t=${k#topic-}
 				"$TOP/scripts/topic-diff.sh" "${t%.*}" "${t##*.}" "$BUILD/$k.diff"
-				"$TOP/scripts/build-kernel.sh" "${harness[@]}" \
+				"$TOP/scripts/build-kernel.sh" "${harness[@]}" --seed base \
 					--ablation "$BUILD/$k.diff" bench "$BASE_TREE" "$k" ;;
 			*) die "bench.sh: no way to build kernel '$k'" ;;
 			esac

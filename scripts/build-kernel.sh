@@ -9,6 +9,9 @@
 #   --ablation DIFF  an ablation (bench/ablations/*.diff): applied and reverted
 #           like --with, but recorded in OBJ/.ablation ("NAME.diff SHA256"),
 #           not in .harness-diffs, which must match between compared kernels
+#   --seed NAME  a missing object directory starts as a copy of
+#           build/obj/NAME-CONFIG (same config), so that only what SRC
+#           changes against that build is compiled again
 # The .config is "make allnoconfig" plus the config's fragments; every option a
 # fragment sets must survive olddefconfig, or the build stops.
 set -euo pipefail
@@ -25,10 +28,13 @@ from SRC (default: the work tree build/linux) into build/obj/NAME-CONFIG
                    reverted afterwards; listed in OBJ/.harness-diffs
   --ablation DIFF  an ablation diff, applied and reverted like --with;
                    recorded in OBJ/.ablation
+  --seed NAME      a missing object directory starts as a copy of
+                   build/obj/NAME-CONFIG
 EOF
 }
 withs=()
 ablation=
+seed=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) usage; exit 0 ;;
@@ -37,6 +43,8 @@ while [ $# -gt 0 ]; do
 	--ablation) [ -f "${2:-}" ] || die "build-kernel.sh: --ablation needs a diff file (got '${2:-}')"
 		[ -z "$ablation" ] || die "build-kernel.sh: one --ablation per build"
 		ablation=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+	--seed) [ -n "${2:-}" ] || die "build-kernel.sh: --seed needs a build name (e.g. base)"
+		seed=$2; shift 2 ;;
 	-*) usage_error "unknown option '$1'" ;;
 	*) break ;;
 	esac
@@ -73,6 +81,13 @@ kmake=(make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$cc" -j"$jobs")
 # A cold build writes about 2.3 GB to $obj, an incremental one little.
 if [ -f "$obj/vmlinux" ]; then gib=1; else gib=3; fi
 need_disk "build-kernel.sh $name-$cfg" "$gib" "building it"
+if [ -n "$seed" ] && [ ! -e "$obj" ] && [ -f "$BUILD/obj/$seed-$cfg/.config" ]; then
+	need_disk "build-kernel.sh" 3 "copying build/obj/$seed-$cfg to start $name-$cfg"
+	info "starting build/obj/$name-$cfg as a copy of build/obj/$seed-$cfg"
+	rm -rf "$obj.tmp"
+	cp -a "$BUILD/obj/$seed-$cfg" "$obj.tmp"
+	mv "$obj.tmp" "$obj"
+fi
 mkdir -p "$obj" "$LOGS"
 step "configuring $name-$cfg ($frags)"
 new=$obj/.config.new
