@@ -90,3 +90,19 @@ need_cmd() {
 			die "'$c' is not installed; run 'make deps' (or scripts/install-deps.sh)"
 	done
 }
+
+# series_config_options: the Kconfig options the series declares ("+config
+# NAME" lines in patches/, e.g. patch 40's KERNFS_KUNIT_TEST), joined by |
+series_config_options() {
+	sed -n 's/^+config \([A-Za-z0-9_]*\)$/\1/p' "$TOP"/patches/*.patch | sort -u | paste -sd'|'
+}
+
+# same_config_but_series_options BASE_CONFIG SERIES_CONFIG: whether the two
+# .config files set the same, apart from the options the series declares,
+# which only the series' tree knows
+same_config_but_series_options() {
+	local added
+	added=$(series_config_options)
+	cmp -s <(grep -v -E "^(# )?CONFIG_(${added:-^})[= ]" "$1" || true) \
+		<(grep -v -E "^(# )?CONFIG_(${added:-^})[= ]" "$2" || true)
+}

@@ -155,9 +155,8 @@ cp "$bobj/.config" "$BUILD/obj/pkg-series/.config"
 kmake series olddefconfig >>"$clog" 2>&1 || die "olddefconfig of the series failed; log: $clog"
 # the series declares options of its own (patch 40: KERNFS_KUNIT_TEST);
 # their lines may be only in the series' config, all others must match
-added=$(sed -n 's/^+config \([A-Za-z0-9_]*\)$/\1/p' "$TOP"/patches/*.patch | sort -u | paste -sd'|')
-own() { grep -v -E "^(# )?CONFIG_(${added:-^})[= ]" "$1" || true; }
-cmp -s <(own "$bobj/.config") <(own "$BUILD/obj/pkg-series/.config") ||
+added=$(series_config_options)
+same_config_but_series_options "$bobj/.config" "$BUILD/obj/pkg-series/.config" ||
 	die "base and series configs differ after olddefconfig, beyond the options the series adds (${added:-none}): diff $bobj/.config $BUILD/obj/pkg-series/.config"
 for o in ${added//|/ }; do
 	! grep -q "^CONFIG_$o=" "$BUILD/obj/pkg-series/.config" || info "the series' own CONFIG_$o is set in its config: $(grep "^CONFIG_$o=" "$BUILD/obj/pkg-series/.config")"
