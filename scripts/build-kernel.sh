@@ -81,6 +81,14 @@ kmake=(make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$cc" -j"$jobs")
 # A cold build writes about 2.3 GB to $obj, an incremental one little.
 if [ -f "$obj/vmlinux" ]; then gib=1; else gib=3; fi
 need_disk "build-kernel.sh $name-$cfg" "$gib" "building it"
+# One kernel build at a time on this machine: a second caller waits here
+# (before the seed copy, which reads another build's objects),
+# also one from another clone's build area (the lock is machine-wide).
+exec 9>"$KERNEL_BUILD_LOCK"
+if ! flock -n 9; then
+	info "another kernel build is running; waiting for it"
+	flock 9
+fi
 if [ -n "$seed" ] && [ ! -e "$obj" ] && [ -f "$BUILD/obj/$seed-$cfg/.config" ]; then
 	need_disk "build-kernel.sh" 3 "copying build/obj/$seed-$cfg to start $name-$cfg"
 	info "starting build/obj/$name-$cfg as a copy of build/obj/$seed-$cfg"
@@ -148,13 +156,6 @@ else
 	rm -f "$new"
 fi
 
-# One kernel build at a time on this machine: a second caller waits here,
-# also one from another clone's build area (the lock is machine-wide).
-exec 9>"$KERNEL_BUILD_LOCK"
-if ! flock -n 9; then
-	info "another kernel build is running; waiting for it"
-	flock 9
-fi
 applied=()
 revert_withs() {
 	local i
