@@ -214,14 +214,20 @@ for name in "$@"; do
 		failed=1
 		continue
 	fi
+	# files the series adds (patch 40's fs/kernfs/kernfs_test.c) have no
+	# base object; every warning of theirs counts as new
+	bobjs=()
+	for o in ${objs[@]+"${objs[@]}"}; do
+		[ -f "$base/${o%.o}.c" ] || [ -f "$base/${o%.o}.S" ] && bobjs+=("$o")
+	done
 	: >"$log.base-w1.log"
-	if [ "${#objs[@]}" -gt 0 ]; then
+	if [ "${#bobjs[@]}" -gt 0 ]; then
 		cp "$pobj/.config" "$log.base.config"
 		if ! { mkdir -p "$bobj" && cp "$log.base.config" "$bobj/.config" &&
 			kmake "$name" "$base" "$bobj" olddefconfig &&
 			same_config_but_series_options "$bobj/.config" "$pobj/.config" &&
 			kmake "$name" "$base" "$bobj" prepare &&
-			kmake "$name" "$base" "$bobj" W=1 "${objs[@]}"; } >"$log.base-w1.log" 2>&1; then
+			kmake "$name" "$base" "$bobj" W=1 "${bobjs[@]}"; } >"$log.base-w1.log" 2>&1; then
 			echo "fail matrix:$name (W=1 build of the base failed or its .config differs; log: $log.base-w1.log)" | tee -a "$results"
 			failed=1
 			continue
