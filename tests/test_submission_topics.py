@@ -227,7 +227,7 @@ def test_the_split_of_issue_48():
     assert by["psi-trims"]["patches"] == list(range(2, 11)) and not by["psi-trims"]["depends"]
     assert by["psi-read"]["patches"] == [24, 26, 28]
     assert by["psi-mirror"]["patches"] == [33, 34, 35, 36, 38] and by["psi-mirror"]["prefix"] == ["RFC"]
-    assert by["cgroup-selftests"]["patches"] == [11, 12, 13, 14, 22, 25, 27, 37, 41]
+    assert by["cgroup-selftests"]["patches"] == [11, 12, 13, 14, 22, 25, 27, 37, 41, 42]
     assert by["kernfs"]["patches"] == [30, 31, 32, 39, 40]
     assert by["cgroup"]["patches"] == [19, 21, 29]
     assert by["cgroup-rstat"]["patches"] == [23] and by["cgroup-rstat"]["prefix"] == ["RFC"]
