@@ -249,17 +249,9 @@ static void wait_frozen(const char *events, char state)
 	char ev[256];
 
 	for (;;) {
-		int fd = open(events, O_RDONLY);
-		ssize_t n;
 		char *f;
 
-		if (fd < 0)
-			die(events);
-		n = read(fd, ev, sizeof(ev) - 1);
-		close(fd);
-		if (n < 0)
-			die(events);
-		ev[n] = 0;
+		read_small_file(events, ev, sizeof(ev));
 		f = strstr(ev, "frozen ");
 		if (f && f[7] == state)
 			return;

@@ -43,4 +43,19 @@ static inline void write_file(const char *path, const char *val)
 	close(fd);
 }
 
+/* Read a small file such as cgroup.events into buf, NUL-terminated, or die. */
+static inline void read_small_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		die(path);
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		die(path);
+	buf[n] = '\0';
+}
+
 #endif

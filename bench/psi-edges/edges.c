@@ -83,18 +83,9 @@ static int toggle(const char *dir, long rounds)
 static long dying(const char *dir)
 {
 	char path[PATH_MAX], buf[512], *p;
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/cgroup.stat", dir);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		die(path);
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		die(path);
-	buf[n] = '\0';
+	read_small_file(path, buf, sizeof(buf));
 	p = strstr(buf, "nr_dying_descendants ");
 	if (!p) {
 		errno = EINVAL;
