@@ -37,6 +37,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from harness_cli import help_or_refuse  # noqa: E402
+import submission  # noqa: E402
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT = "base=base patched=patched"
@@ -123,19 +124,14 @@ def parse(text, where="kernels", top=TOP):
 
 
 def topic_patches(top, name):
-    """-> the number of 'patch' lines of topic NAME in top/submit/topics, or None"""
+    """-> the number of patches of topic NAME in top/submit/topics, or None"""
     f = top / "submit" / "topics"
     if not f.is_file():
         return None
-    cur, count = None, {}
-    for raw in f.read_text().splitlines():
-        key, _, val = raw.strip().partition(" ")
-        if key == "topic":
-            cur = val.strip()
-            count[cur] = 0
-        elif key == "patch" and cur is not None:
-            count[cur] += 1
-    return count.get(name)
+    for t in submission.parse_topics(f):
+        if t["name"] == name:
+            return len(t["patches"])
+    return None
 
 
 def rel(path, top):

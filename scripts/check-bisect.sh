@@ -15,7 +15,7 @@
 # before and unchanged since); the first one is built on top of the tree
 # the object directory holds, so its own build is the full check. A
 # missing build/obj/bisect-CONFIG starts as a copy of build/obj/patched-CONFIG
-# when that exists (same config, so only what the checked-out commit
+# when that exists (build-kernel.sh --seed; same config, so only what the checked-out commit
 # changes is rebuilt).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -50,17 +50,13 @@ tree=$SRC
 [ "$(sgit rev-parse --abbrev-ref HEAD)" = series ] || die "the work tree is not on branch 'series'"
 commits=$(sgit rev-list --reverse base..series | tail -n +"$from")
 [ -n "$commits" ] || die "the series has fewer than $from patches"
-if [ ! -d "$BUILD/obj/bisect-$cfg" ] && [ -f "$BUILD/obj/patched-$cfg/.config" ]; then
-	info "starting build/obj/bisect-$cfg as a copy of build/obj/patched-$cfg"
-	cp -a "$BUILD/obj/patched-$cfg" "$BUILD/obj/bisect-$cfg"
-fi
 trap 'sgit checkout -q series' EXIT
 failed=0
 for c in $commits; do
 	subject=$(sgit log -1 --format=%s "$c")
 	git -C "$tree" checkout -q --detach "$c"
 	step "building $(git -C "$tree" log -1 --format=%h "$c") $subject"
-	if ! "$TOP/scripts/build-kernel.sh" "$cfg" "$tree" bisect >/dev/null; then
+	if ! "$TOP/scripts/build-kernel.sh" --seed patched "$cfg" "$tree" bisect >/dev/null; then
 		echo "fail bisect:$subject"
 		failed=1
 		continue
