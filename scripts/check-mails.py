@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check the mails scripts/prepare-submission.sh rendered, as a maintainer reads them.
 
-usage: scripts/check-mails.py [-h] [DIR...]
+usage: scripts/check-mails.py [-h] [--strict-parent] [DIR...]
 
 DIR is build/submit (the default: every topic in it) or a topic's directory
 build/submit/TOPIC; the mails are its *.eml files. Prints one line per
@@ -37,6 +37,21 @@ Checks (each mail gets a line for every check that applies to it):
   placeholder  no text left to fill in before sending (a cover's "@census"
                paragraph, PLACEHOLDER), unless the subject says
                [NOT FOR SENDING]
+
+With --strict-parent (off by default; it becomes the default once every
+changelog is measured against its own parent, docs/submission.md "Numbers
+against their own parent"), also the old wording of numbers that are not
+this patch against its parent in its own posting (STRICT_PARENT below).
+They read the changelog, the prose before the first "---" line (all of a
+0/N cover's text), except cover-ref, which reads all of the prose:
+  one-boot       no "one boot per kernel", "one boot each", "a single boot"
+  separate-boots no runs "booted at different times" or "booted separately"
+  parent-named   no "v7.3-rc7 with ... this work" (at most 12 words between):
+                 the parent is the one in this posting, named as such
+  cover-ref      a mail of a topic without a cover letter (a one-patch
+                 topic) does not say "see the cover letter"
+A failure says what to run instead: scripts/bench.sh --kernels
+'pJ=topic:TOPIC:J pK=topic:TOPIC:K' (J = K-1) for patch K of the posting.
 """
 import argparse
 import email
@@ -114,6 +129,30 @@ PATTERNS = [
      "the config is stated elsewhere, not in this mail"),
 ]
 
+# --strict-parent: the old wording of numbers that are not this patch
+# against its parent in its own posting (docs/submission.md, "Numbers
+# against their own parent"). Same form as PATTERNS; matched on the prose
+# with each run of white space one blank, so that a phrase wrapped at 72
+# columns is found. one-boot, separate-boots and parent-named read the
+# changelog (the prose before the first "---" line); cover-ref reads all of
+# the prose, of a mail whose topic has no cover letter (a one-patch topic:
+# prepare-submission.sh writes a 0000 cover only for two patches or more).
+STRICT_PARENT = [
+    ("one-boot", r"\bone\s+boot\s+(?:per\s+kernel|each)\b", re.I,
+     "a measurement from one boot per kernel"),
+    ("one-boot", r"\ba\s+single\s+boot\b(?![\w-])(?!\s+(?:param|parameter|option|argument|command)s?\b)",
+     re.I, "a measurement from a single boot"),
+    ("separate-boots", r"\bbooted\s+(?:at\s+different\s+times|separately)\b", re.I,
+     "kernels booted apart, not alternately in one run"),
+    ("parent-named", r"\bv\d+\.\d+(?:-rc\d+)?\s+with\s+(?:\S+\s+){0,12}?this\s+work\b", re.I,
+     "a parent made of other parts of this work, not this patch's parent in its own posting"),
+    ("cover-ref", r"\bsee\s+the\s+cover\s+letter\b", re.I,
+     "refers to a cover letter, but this topic has one patch and no cover letter "
+     "(its cover text is below the --- of this very mail)"),
+]
+STRICT_CHECKS = ("one-boot", "separate-boots", "parent-named", "cover-ref")
+OWN_PARENT_DOC = 'docs/submission.md, "Numbers against their own parent"'
+
 # A mail quotes instruction counts if it names instructions (or icount) and
 # has a count-like number, or has a before -> after or [min-max] of counts.
 COUNT_WORDS = r"\b(?:insn|instructions?)\b|icount"
@@ -178,11 +217,11 @@ def joined(lines):
     return text, where
 
 
-def hits(lines, check):
-    """-> [(line number, matched text, what)] of the PATTERNS of CHECK"""
+def hits(lines, check, patterns=PATTERNS):
+    """-> [(line number, matched text, what)] of the PATTERNS (or STRICT_PARENT) of CHECK"""
     text, where = joined(lines)
     out = []
-    for name, rx, flags, what in PATTERNS:
+    for name, rx, flags, what in patterns:
         if name != check:
             continue
         for m in re.finditer(rx, text, flags):
@@ -196,14 +235,60 @@ def describe(found):
     return f'body line {n}: "{text.strip()}": {what}{more}'
 
 
-def check_mail(msg, body, alone):
-    """-> [(check, None or the reason it failed)] for the checks that apply"""
+def changelog(lines):
+    """-> the prose lines before the first "---" line: a patch's changelog, a 0/N cover's text"""
+    out = []
+    for n, line in lines:
+        if re.fullmatch(r"---\s*", line):
+            break
+        out.append((n, line))
+    return out
+
+
+def position(msg, alone):
+    """-> K of a [PATCH K/N] subject (1 for the one mail of a one-patch topic), 0 for a cover"""
+    m = re.search(r"\b(\d+)/\d+\]", " ".join(str(msg.get("Subject", "")).split()))
+    return int(m.group(1)) if m else 1 if alone else 0
+
+
+def measure(topic, k):
+    """-> what to do instead: measure patch K of TOPIC against its parent in its own posting"""
+    name = topic or "NAME"
+    if k > 0:
+        pair, which = f"p{k - 1}=topic:{name}:{k - 1} p{k}=topic:{name}:{k}", "this patch"
+    else:
+        pair, which = f"pJ=topic:{name}:J pK=topic:{name}:K", "each patch K (J = K-1)"
+    return (f"measure {which} against its parent in its own posting, with "
+            f"scripts/bench.sh --kernels '{pair}' ({OWN_PARENT_DOC})")
+
+
+def strict_parent(lines, alone, topic, k):
+    """-> [(check, None or the reason it failed)] of the --strict-parent checks that apply"""
+    results = []
+    for check in STRICT_CHECKS:
+        if check == "cover-ref" and not alone:
+            continue  # the topic has a cover letter to see
+        found = hits(lines if check == "cover-ref" else changelog(lines), check, STRICT_PARENT)
+        if check == "cover-ref":
+            todo = ("say it in this mail: name the parent of these numbers, and "
+                    + measure(topic, k))
+        else:
+            todo = measure(topic, k)
+        results.append((check, f"{describe(found)}; {todo}" if found else None))
+    return results
+
+
+def check_mail(msg, body, alone, strict=False, topic=None):
+    """-> [(check, None or the reason it failed)] for the checks that apply; with
+    STRICT, the --strict-parent checks too (TOPIC: the topic, for what to run instead)"""
     lines = prose(body)
     text = joined(lines)[0]
     results = []
     for check in ("harness", "run-tags", "history", "own-parent"):
         found = hits(lines, check)
         results.append((check, describe(found) if found else None))
+    if strict:
+        results += strict_parent(lines, alone, topic, position(msg, alone))
 
     counts = bool(re.search(COUNT_WORDS, text, re.I)
                   and any(re.search(rx, text, re.I) for rx in COUNT_NUMBERS)) or any(
@@ -269,10 +354,19 @@ def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="check-mails.py", description=__doc__.split("\n\n")[0],
         epilog="Checks: harness, run-tags, history, own-parent, clock, config, merge-order, "
-               "sender, placeholder; see the top of scripts/check-mails.py.")
+               "sender, placeholder; with --strict-parent also one-boot, separate-boots, "
+               "parent-named, cover-ref; see the top of scripts/check-mails.py.")
     build = pathlib.Path(os.environ.get("CGSCALE_BUILD") or TOP / "build")
     ap.add_argument("dirs", nargs="*", metavar="DIR", default=[str(build / "submit")],
                     help="build/submit or build/submit/TOPIC (default: build/submit)")
+    ap.add_argument("--strict-parent", action="store_true",
+                    help="also fail the old wording of numbers that are not this patch against "
+                         "its parent in its own posting: \"one boot per kernel\", runs \"booted "
+                         "at different times\", \"v7.3-rc7 with ... this work\", \"see the cover "
+                         "letter\" in a topic without one (checks one-boot, separate-boots, "
+                         "parent-named, cover-ref). Off by default; it becomes the default once "
+                         "every changelog is measured against its own parent "
+                         "(docs/submission.md, \"Numbers against their own parent\")")
     a = ap.parse_args(argv)
     found = mails(a.dirs)
     if not found:
@@ -281,7 +375,7 @@ def main(argv=None):
     failed = 0
     for topic, path, alone in found:
         msg, body = load(path)
-        for check, why in check_mail(msg, body, alone):
+        for check, why in check_mail(msg, body, alone, a.strict_parent, topic):
             name = f"mails:{topic}/{path.name}:{check}"
             print(f"fail {name}({why})" if why else f"pass {name}")
             failed += bool(why)
