@@ -2,7 +2,7 @@
 # Where the instructions of opening and closing a cgroup file go (issue 31,
 # part 4): boot a kernel with the instruction clock (-icount
 # shift=0,sleep=off), set up the stat-read benchmark's cgroup, time each
-# mode of scripts/guest/openclose.c without perf, then run
+# mode of bench/open-close/openclose.c without perf, then run
 # "perf record -g -e cpu-clock" of the task over the open/close modes
 # (scripts/guest/profile-open.sh) and break the samples down by component
 # (scripts/profile-open-report.py).
@@ -28,7 +28,7 @@ usage: scripts/profile-open.sh [--kernel BZIMAGE] [--ops N] [--prof-ops N]
                                [--out DIR] [FILE...]
 Where the instructions of opening and closing a cgroup file go: boot
 BZIMAGE (default: the patched bench kernel) with the icount clock, time
-each open/close mode of scripts/guest/openclose.c on each FILE (default:
+each open/close mode of bench/open-close/openclose.c on each FILE (default:
 memory.stat) without perf, then profile the modes with perf and break the
 samples down by component (scripts/profile-open-report.py). Needs perf.
   --ops N       timed operations per mode (default 20000)
@@ -54,7 +54,7 @@ need_cmd perf gcc python3
 [ -n "$out" ] || out=$BUILD/profile/open-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-gcc -O2 -static -Wall -I "$TOP/bench/include" -o "$out/openclose" "$TOP/scripts/guest/openclose.c" ||
+gcc -O2 -static -Wall -I "$TOP/bench/include" -o "$out/openclose" "$TOP/bench/open-close/openclose.c" ||
 	die "building openclose failed"
 step "profiling open/close of $* on $kernel ($ops timed, $pops profiled ops; log: $out/guest.log)"
 "$TOP/scripts/run-guest.sh" --kernel "$kernel" --out "$out" --clock icount --timeout 1800 -- \

@@ -20,7 +20,7 @@ UNKNOWN = "--no-such-option-cgscale"
 TIMEOUT = 20
 
 # Executable files that are not run, with the reason. Files without the
-# executable bit (guest/openclose.c, bench-merge.py and psi-steps-report.py,
+# executable bit (bench-merge.py and psi-steps-report.py,
 # which are run as "python3 FILE") are skipped as well.
 EXCLUDED = {
     "lib.sh": "sourced by the other scripts (helpers and paths), not run",

@@ -2,7 +2,7 @@
 # Runs inside the guest: profile-open.sh OUTDIR OPENCLOSE OPS PROF_OPS FILE...
 # The stat-read benchmark's cgroup (a parent with four idle children that
 # hold memory and did a little I/O). For each FILE of the parent, times
-# OPS operations of each mode of OPENCLOSE (scripts/guest/openclose.c:
+# OPS operations of each mode of OPENCLOSE (bench/open-close/openclose.c:
 # open+close by openat() on a directory fd, the same with the file held
 # open by another fd, open+read to EOF+close, pread on a kept fd, open by
 # path, and opens and closes in batches) without perf, to OUTDIR/times.json.
