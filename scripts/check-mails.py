@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check the mails scripts/prepare-submission.sh rendered, as a maintainer reads them.
 
-usage: scripts/check-mails.py [-h] [--strict-parent] [DIR...]
+usage: scripts/check-mails.py [-h] [--no-strict-parent] [DIR...]
 
 DIR is build/submit (the default: every topic in it) or a topic's directory
 build/submit/TOPIC; the mails are its *.eml files. Prints one line per
@@ -38,18 +38,21 @@ Checks (each mail gets a line for every check that applies to it):
                paragraph, PLACEHOLDER), unless the subject says
                [NOT FOR SENDING]
 
-With --strict-parent (off by default; it becomes the default once every
-changelog is measured against its own parent, docs/submission.md "Numbers
-against their own parent"), also the old wording of numbers that are not
-this patch against its parent in its own posting (STRICT_PARENT below).
-They read the changelog, the prose before the first "---" line (all of a
-0/N cover's text), except cover-ref, which reads all of the prose:
+Also, unless --no-strict-parent (docs/submission.md, "Numbers against their
+own parent"), the old wording of numbers that are not this patch against
+its parent in its own posting (STRICT_PARENT below). They read the
+changelog, the prose before the first "---" line (all of a 0/N cover's
+text), except cover-ref, which reads all of the prose:
   one-boot       no "one boot per kernel", "one boot each", "a single boot"
   separate-boots no runs "booted at different times" or "booted separately"
   parent-named   no "v7.3-rc7 with ... this work" (at most 12 words between):
                  the parent is the one in this posting, named as such
   cover-ref      a mail of a topic without a cover letter (a one-patch
                  topic) does not say "see the cover letter"
+  base-parent    a patch whose parent is not the bare base (patch 2 and on
+                 of a posting, or any patch of a posting that depends on
+                 others: its mails carry prerequisite-patch-id lines) has
+                 no numbers "against v7.3-rc7" or "v7.3-rc7 against"
 A failure says what to run instead: scripts/bench.sh --kernels
 'pJ=topic:TOPIC:J pK=topic:TOPIC:K' (J = K-1) for patch K of the posting.
 """
@@ -129,14 +132,15 @@ PATTERNS = [
      "the config is stated elsewhere, not in this mail"),
 ]
 
-# --strict-parent: the old wording of numbers that are not this patch
-# against its parent in its own posting (docs/submission.md, "Numbers
-# against their own parent"). Same form as PATTERNS; matched on the prose
-# with each run of white space one blank, so that a phrase wrapped at 72
-# columns is found. one-boot, separate-boots and parent-named read the
-# changelog (the prose before the first "---" line); cover-ref reads all of
-# the prose, of a mail whose topic has no cover letter (a one-patch topic:
-# prepare-submission.sh writes a 0000 cover only for two patches or more).
+# The strict-parent checks (on unless --no-strict-parent): the old wording
+# of numbers that are not this patch against its parent in its own posting
+# (docs/submission.md, "Numbers against their own parent"). Same form as
+# PATTERNS; matched on the prose with each run of white space one blank, so
+# that a phrase wrapped at 72 columns is found. one-boot, separate-boots,
+# parent-named and base-parent read the changelog (the prose before the
+# first "---" line); cover-ref reads all of the prose, of a mail whose topic
+# has no cover letter (a one-patch topic: prepare-submission.sh writes a
+# 0000 cover only for two patches or more).
 STRICT_PARENT = [
     ("one-boot", r"\bone\s+boot\s+(?:per\s+kernel|each)\b", re.I,
      "a measurement from one boot per kernel"),
@@ -149,8 +153,11 @@ STRICT_PARENT = [
     ("cover-ref", r"\bsee\s+the\s+cover\s+letter\b", re.I,
      "refers to a cover letter, but this topic has one patch and no cover letter "
      "(its cover text is below the --- of this very mail)"),
+    ("base-parent", r"\bagainst\s+v\d+\.\d+(?:-rc\d+)?(?![\w.'’-])(?!\s+(?:with|plus)\b)"
+     r"|\bv\d+\.\d+(?:-rc\d+)?\s+(?:\([^()]{1,20}\)\s+)?against\b", re.I,
+     "numbers against the bare base, which is not this patch's parent in its posting"),
 ]
-STRICT_CHECKS = ("one-boot", "separate-boots", "parent-named", "cover-ref")
+STRICT_CHECKS = ("one-boot", "separate-boots", "parent-named", "cover-ref", "base-parent")
 OWN_PARENT_DOC = 'docs/submission.md, "Numbers against their own parent"'
 
 # A mail quotes instruction counts if it names instructions (or icount) and
@@ -176,6 +183,7 @@ ORDER = r"\b(?:order|before|after|first|then|independently|alone|any)\b"
 PLACEHOLDER = r"@census\b|\bPLACEHOLDER\b"
 # Trailers and footer lines that are not prose.
 FOOTER = re.compile(r"^(?:base-commit|change-id|prerequisite-patch-id|prerequisite-change-id): ")
+FOOTER_PREREQ = re.compile(r"^prerequisite-patch-id: ", re.M)
 DIFFSTAT = re.compile(r"^ (?:\S.*\S)\s+\|\s+(?:\d+ [+-]*|Bin .*)$|^ \d+ files? changed")
 
 
@@ -262,12 +270,15 @@ def measure(topic, k):
             f"scripts/bench.sh --kernels '{pair}' ({OWN_PARENT_DOC})")
 
 
-def strict_parent(lines, alone, topic, k):
-    """-> [(check, None or the reason it failed)] of the --strict-parent checks that apply"""
+def strict_parent(lines, alone, topic, k, prereq=False):
+    """-> [(check, None or the reason it failed)] of the strict-parent checks that
+    apply; PREREQ: the topic depends on others (its mails name prerequisite patches)"""
     results = []
     for check in STRICT_CHECKS:
         if check == "cover-ref" and not alone:
             continue  # the topic has a cover letter to see
+        if check == "base-parent" and (k == 0 or (k == 1 and not prereq)):
+            continue  # a cover, or a first patch right on the base
         found = hits(lines if check == "cover-ref" else changelog(lines), check, STRICT_PARENT)
         if check == "cover-ref":
             todo = ("say it in this mail: name the parent of these numbers, and "
@@ -278,9 +289,10 @@ def strict_parent(lines, alone, topic, k):
     return results
 
 
-def check_mail(msg, body, alone, strict=False, topic=None):
+def check_mail(msg, body, alone, strict=True, topic=None, prereq=False):
     """-> [(check, None or the reason it failed)] for the checks that apply; with
-    STRICT, the --strict-parent checks too (TOPIC: the topic, for what to run instead)"""
+    STRICT, the strict-parent checks too (TOPIC: the topic, for what to run instead;
+    PREREQ: the topic depends on others)"""
     lines = prose(body)
     text = joined(lines)[0]
     results = []
@@ -288,7 +300,7 @@ def check_mail(msg, body, alone, strict=False, topic=None):
         found = hits(lines, check)
         results.append((check, describe(found) if found else None))
     if strict:
-        results += strict_parent(lines, alone, topic, position(msg, alone))
+        results += strict_parent(lines, alone, topic, position(msg, alone), prereq)
 
     counts = bool(re.search(COUNT_WORDS, text, re.I)
                   and any(re.search(rx, text, re.I) for rx in COUNT_NUMBERS)) or any(
@@ -338,7 +350,8 @@ def check_mail(msg, body, alone, strict=False, topic=None):
 
 
 def mails(dirs):
-    """-> [(topic, path, alone)] of the *.eml under DIRS (a topic directory or one of topics)"""
+    """-> [(topic, path, alone, prereq)] of the *.eml under DIRS (a topic directory or one of
+    topics); PREREQ: a mail of the topic names prerequisite patches (it depends on others)"""
     out = []
     for d in dirs:
         d = pathlib.Path(d)
@@ -346,7 +359,8 @@ def mails(dirs):
         groups = [(d, own)] if own else [(t, sorted(t.glob("*.eml"))) for t in sorted(d.iterdir())
                                           if t.is_dir()] if d.is_dir() else []
         for topic, files in groups:
-            out += [(topic.name, f, len(files) == 1) for f in files]
+            prereq = any(FOOTER_PREREQ.search(f.read_text(errors="replace")) for f in files)
+            out += [(topic.name, f, len(files) == 1, prereq) for f in files]
     return out
 
 
@@ -354,28 +368,27 @@ def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="check-mails.py", description=__doc__.split("\n\n")[0],
         epilog="Checks: harness, run-tags, history, own-parent, clock, config, merge-order, "
-               "sender, placeholder; with --strict-parent also one-boot, separate-boots, "
-               "parent-named, cover-ref; see the top of scripts/check-mails.py.")
+               "sender, placeholder, and (unless --no-strict-parent) one-boot, separate-boots, "
+               "parent-named, cover-ref, base-parent; see the top of scripts/check-mails.py.")
     build = pathlib.Path(os.environ.get("CGSCALE_BUILD") or TOP / "build")
     ap.add_argument("dirs", nargs="*", metavar="DIR", default=[str(build / "submit")],
                     help="build/submit or build/submit/TOPIC (default: build/submit)")
-    ap.add_argument("--strict-parent", action="store_true",
-                    help="also fail the old wording of numbers that are not this patch against "
-                         "its parent in its own posting: \"one boot per kernel\", runs \"booted "
-                         "at different times\", \"v7.3-rc7 with ... this work\", \"see the cover "
-                         "letter\" in a topic without one (checks one-boot, separate-boots, "
-                         "parent-named, cover-ref). Off by default; it becomes the default once "
-                         "every changelog is measured against its own parent "
-                         "(docs/submission.md, \"Numbers against their own parent\")")
+    ap.add_argument("--no-strict-parent", dest="strict_parent", action="store_false",
+                    help="skip the checks of the old wording of numbers that are not this patch "
+                         "against its parent in its own posting (one-boot, separate-boots, "
+                         "parent-named, cover-ref, base-parent), e.g. to read mails rendered "
+                         "before every changelog was measured against its own parent")
+    ap.add_argument("--strict-parent", dest="strict_parent", action="store_true",
+                    help="the default; accepted for the scripts that still pass it")
     a = ap.parse_args(argv)
     found = mails(a.dirs)
     if not found:
         print(f"fail mails:(no *.eml under {' '.join(a.dirs)}; run scripts/prepare-submission.sh)")
         return 1
     failed = 0
-    for topic, path, alone in found:
+    for topic, path, alone, prereq in found:
         msg, body = load(path)
-        for check, why in check_mail(msg, body, alone, a.strict_parent, topic):
+        for check, why in check_mail(msg, body, alone, a.strict_parent, topic, prereq):
             name = f"mails:{topic}/{path.name}:{check}"
             print(f"fail {name}({why})" if why else f"pass {name}")
             failed += bool(why)
