@@ -378,8 +378,6 @@ def main(argv=None):
                          "against its parent in its own posting (one-boot, separate-boots, "
                          "parent-named, cover-ref, base-parent), e.g. to read mails rendered "
                          "before every changelog was measured against its own parent")
-    ap.add_argument("--strict-parent", dest="strict_parent", action="store_true",
-                    help="the default; accepted for the scripts that still pass it")
     a = ap.parse_args(argv)
     found = mails(a.dirs)
     if not found:
