@@ -11,7 +11,8 @@
 # Then runs under it what the test command runs in the guest: all cgroup
 # selftests (test_psi among them), the stat capture with two NUMA nodes and
 # the odd reads, and SECONDS of the stress run. Counts the cross-check
-# reports ("cgscale cross-check") in each boot's dmesg.
+# reports ("cgscale cross-check" of stat-printf.diff, "psi cross-check:" of
+# psi-shadow.diff) in each boot's dmesg.
 #
 #   check-crosscheck.sh [--stress SECONDS] [--break NAME] [--shadow DIFF]
 #                       [--config CONFIG]
@@ -104,12 +105,13 @@ fi
 # on its first mismatch and prints a rate-limited line for later ones,
 # psi-shadow prints a line for each of its first 20; a boot that timed out
 # has only its console log)
+xc_pattern="cgscale cross-check|psi cross-check:"
 count() {
 	local n log=$2
 	[ -f "$log" ] || log=$(dirname "$2")/console.log
-	n=$(grep -c "cgscale cross-check" "$log" 2>/dev/null || true)
+	n=$(grep -c -E "$xc_pattern" "$log" 2>/dev/null || true)
 	echo "$1 ${n:-0}" >>"$out/counts"
-	grep "cgscale cross-check" "$log" 2>/dev/null | head -n 3 | sed 's/^/    /' || true
+	grep -E "$xc_pattern" "$log" 2>/dev/null | head -n 3 | sed 's/^/    /' || true
 }
 : >"$out/counts"
 step "boot: stat capture with 2 NUMA nodes and the odd reads"

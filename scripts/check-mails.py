@@ -37,6 +37,11 @@ Checks (each mail gets a line for every check that applies to it):
   placeholder  no text left to fill in before sending (a cover's "@census"
                paragraph, PLACEHOLDER), unless the subject says
                [NOT FOR SENDING]
+  reply        a patch not for merging (NOT FOR MERGING in its subject
+               prefix, an "extra" line of submit/topics) has no K/N in its
+               subject and answers its topic's cover: In-Reply-To and
+               References are the cover's Message-Id, To: and Cc: the
+               cover's
 
 Also, unless --no-strict-parent (docs/submission.md, "Numbers against their
 own parent"), the old wording of numbers that are not this patch against
@@ -59,6 +64,7 @@ A failure says what to run instead: scripts/bench.sh --kernels
 import argparse
 import email
 import email.policy
+import email.utils
 import importlib.util
 import os
 import pathlib
@@ -71,6 +77,7 @@ submission = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(submission)
 
 NOT_FOR_SENDING = "[NOT FOR SENDING]"
+NOT_FOR_MERGING = re.compile(r"\[[^\]]*\bNOT FOR MERGING\b[^\]]*\]")
 
 
 def _names(path, default):
@@ -208,6 +215,31 @@ def load(path):
     return msg, body.replace("\r\n", "\n")
 
 
+def not_for_merging(msg):
+    """the mail is a patch not for merging, sent in reply to its topic's cover"""
+    return bool(NOT_FOR_MERGING.search(" ".join(str(msg.get("Subject", "")).split())))
+
+
+def reply(msg, cover):
+    """-> None or why the patch not for merging MSG is not a proper reply to COVER"""
+    subject = " ".join(str(msg.get("Subject", "")).split())
+    if re.search(r"\b\d+/\d+\]", subject):
+        return f"its subject is numbered as a patch of the posting: {subject!r}"
+    if cover is None:
+        return "its topic has no cover mail (0/N) to answer"
+    want = str(cover.get("Message-Id", "")).strip()
+    for h in ("In-Reply-To", "References"):
+        got = str(msg.get(h, "")).strip()
+        if got != want:
+            return f"{h}: {got or '(none)'} is not the cover's Message-Id {want}"
+    for h in ("To", "Cc"):
+        mine = sorted(a.lower() for _n, a in email.utils.getaddresses([str(msg.get(h, ""))]))
+        theirs = sorted(a.lower() for _n, a in email.utils.getaddresses([str(cover.get(h, ""))]))
+        if mine != theirs:
+            return f"its {h}: is not the cover's"
+    return None
+
+
 def is_cover(msg, alone):
     """the 0/N mail, or the only mail of its topic (a one-patch topic's cover is below its ---)"""
     return alone or bool(re.search(r"\b0+/\d+\]", str(msg.get("Subject", ""))))
@@ -289,10 +321,11 @@ def strict_parent(lines, alone, topic, k, prereq=False):
     return results
 
 
-def check_mail(msg, body, alone, strict=True, topic=None, prereq=False):
+def check_mail(msg, body, alone, strict=True, topic=None, prereq=False, cover=None):
     """-> [(check, None or the reason it failed)] for the checks that apply; with
     STRICT, the strict-parent checks too (TOPIC: the topic, for what to run instead;
-    PREREQ: the topic depends on others)"""
+    PREREQ: the topic depends on others; COVER: the topic's cover mail, which a patch
+    not for merging answers)"""
     lines = prose(body)
     text = joined(lines)[0]
     results = []
@@ -341,6 +374,9 @@ def check_mail(msg, body, alone, strict=True, topic=None, prereq=False):
     else:
         results.append(("sender", why and why + " and the subject is not marked " + NOT_FOR_SENDING))
 
+    if not_for_merging(msg):
+        results.append(("reply", reply(msg, cover)))
+
     where = joined(lines)[1]
     m = re.search(PLACEHOLDER, text)
     results.append(("placeholder", None if not m or marked else
@@ -350,8 +386,10 @@ def check_mail(msg, body, alone, strict=True, topic=None, prereq=False):
 
 
 def mails(dirs):
-    """-> [(topic, path, alone, prereq)] of the *.eml under DIRS (a topic directory or one of
-    topics); PREREQ: a mail of the topic names prerequisite patches (it depends on others)"""
+    """-> [(topic, path, alone, prereq, cover)] of the *.eml under DIRS (a topic directory or
+    one of topics); ALONE: the one mail of its posting (patches not for merging, which
+    answer a cover, do not count); PREREQ: a mail of the topic names prerequisite patches
+    (it depends on others); COVER: the path of the topic's 0/N mail, or None"""
     out = []
     for d in dirs:
         d = pathlib.Path(d)
@@ -360,7 +398,10 @@ def mails(dirs):
                                           if t.is_dir()] if d.is_dir() else []
         for topic, files in groups:
             prereq = any(FOOTER_PREREQ.search(f.read_text(errors="replace")) for f in files)
-            out += [(topic.name, f, len(files) == 1, prereq) for f in files]
+            posting = [f for f in files if not not_for_merging(load(f)[0])]
+            cover = next((f for f in posting if is_cover(load(f)[0], False)), None)
+            out += [(topic.name, f, f in posting and len(posting) == 1, prereq, cover)
+                    for f in files]
     return out
 
 
@@ -368,7 +409,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="check-mails.py", description=__doc__.split("\n\n")[0],
         epilog="Checks: harness, run-tags, history, own-parent, clock, config, merge-order, "
-               "sender, placeholder, and (unless --no-strict-parent) one-boot, separate-boots, "
+               "sender, placeholder, reply, and (unless --no-strict-parent) one-boot, separate-boots, "
                "parent-named, cover-ref, base-parent; see the top of scripts/check-mails.py.")
     build = pathlib.Path(os.environ.get("CGSCALE_BUILD") or TOP / "build")
     ap.add_argument("dirs", nargs="*", metavar="DIR", default=[str(build / "submit")],
@@ -384,9 +425,10 @@ def main(argv=None):
         print(f"fail mails:(no *.eml under {' '.join(a.dirs)}; run scripts/prepare-submission.sh)")
         return 1
     failed = 0
-    for topic, path, alone, prereq in found:
+    for topic, path, alone, prereq, cover in found:
         msg, body = load(path)
-        for check, why in check_mail(msg, body, alone, a.strict_parent, topic, prereq):
+        cmsg = load(cover)[0] if cover else None
+        for check, why in check_mail(msg, body, alone, a.strict_parent, topic, prereq, cmsg):
             name = f"mails:{topic}/{path.name}:{check}"
             print(f"fail {name}({why})" if why else f"pass {name}")
             failed += bool(why)

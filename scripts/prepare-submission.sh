@@ -5,6 +5,8 @@
 # the dependencies. The topics are submit/topics, their cover letters
 # submit/covers/ plus bench/latest (scripts/submission.py). b4 works in its
 # own clone of build/linux, build/submit-work/linux; build/linux is only read.
+# A topic's patches not for merging (its "extra" lines) become one more mail
+# each, nfmN-*.eml, in reply to the cover.
 # The sender is an input (--from or --use-git-identity); without one the
 # mails keep the placeholder identity of patches/ and are marked NOT FOR
 # SENDING. Usage: see usage() below.
@@ -314,6 +316,39 @@ EOF
 	want=$((n > 1 ? n + 1 : 1)) # a single patch carries its cover below the ---
 	got=$(find "$dir" -name '*.eml' | wc -l)
 	[ "$got" -eq "$want" ] || die "b4 send -o wrote $got mails for topic $t, not $want (log: $l/send.log)"
+	# The patches not for merging of the map's "extra" lines: each applied
+	# on top of the topic, committed with its changelog and signed off by
+	# the sender (or the placeholder), checked by checkpatch, and written as
+	# one more mail in reply to the cover, to the cover's recipients
+	mapfile -t extras < <(sub extras "$t")
+	if [ "${#extras[@]}" -gt 0 ]; then
+		cover_eml=$(find "$dir" -maxdepth 1 -name '0000-*.eml' | head -n 1)
+		[ -n "$cover_eml" ] || die "topic $t has an extra line in submit/topics but no cover mail to reply to (a one-patch topic has none): drop the line or add a patch"
+		i=0
+		for e in "${extras[@]}"; do
+			i=$((i + 1))
+			ediff=${e%%$'\t'*}
+			elog=${e#*$'\t'}
+			cgit checkout -q -f -B "extra/$t-$i" "b4/$t"
+			run_logged "git apply of ${ediff#"$TOP"/} on top of topic $t (it no longer applies: regenerate it against the series, see its header)" \
+				"$l/extra.log" git -C "$CLONE" apply --index "$ediff"
+			run_logged "git commit of ${ediff#"$TOP"/} with ${elog#"$TOP"/}" "$l/extra.log" \
+				git -C "$CLONE" commit -q -s -F "$elog"
+			pre=PATCH
+			for x in $(sub prefix "$t"); do pre="$pre $x"; done
+			run_logged "git format-patch of ${ediff#"$TOP"/}" "$l/extra.log" \
+				sh -c 'git -C "$1" format-patch -1 --stdout --no-numbered --subject-prefix="$2" >"$3"' - \
+				"$CLONE" "$pre NOT FOR MERGING" "$WORK/extra-$t-$i.patch"
+			slug=$(git -C "$CLONE" log -1 --format=%f)
+			mail=$dir/nfm$i-$slug.eml
+			run_logged "the reply to the cover of $t for ${ediff#"$TOP"/}" "$l/extra.log" \
+				sub_to "$mail" extra-mail "$cover_eml" "$WORK/extra-$t-$i.patch" "$i"
+			(cd "$CLONE" && $CHECK_CMD "$WORK/extra-$t-$i.patch") >"$l/extra-check-$i.txt" 2>&1 || true
+			[ ! -s "$l/extra-check-$i.txt" ] ||
+				die "checkpatch finds fault with ${ediff#"$TOP"/} (changelog ${elog#"$TOP"/}): see $l/extra-check-$i.txt"
+			info "not for merging: $(basename "$mail"), in reply to $(basename "$cover_eml"), checkpatch clean"
+		done
+	fi
 	if [ -n "$sender" ]; then
 		if [ -n "$placeholder" ] && grep -qiF -- "${placeholder#*<}" "$dir"/*.eml; then
 			die "mails of topic $t still name the placeholder $placeholder: $(grep -liF -- "${placeholder#*<}" "$dir"/*.eml | head -n 3 | tr '\n' ' ')"
@@ -331,7 +366,7 @@ start with [NOT FOR SENDING]. For mails that can be sent, run
 (or --use-git-identity); the sender $DCO.
 EOF
 	fi
-	info "$got mails, $(grep -c '^To: ' "$dir/recipients") To, $(grep -c '^Cc: ' "$dir/recipients") Cc$([ "${#cc[@]}" -eq 0 ] || echo " (${#cc[@]} from submit/topics)") -> $dir"
+	info "$(find "$dir" -name '*.eml' | wc -l) mails, $(grep -c '^To: ' "$dir/recipients") To, $(grep -c '^Cc: ' "$dir/recipients") Cc$([ "${#cc[@]}" -eq 0 ] || echo " (${#cc[@]} from submit/topics)") -> $dir"
 done
 
 if [ "$whole" = 1 ]; then

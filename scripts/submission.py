@@ -12,6 +12,14 @@ usage: submission.py check            the map against patches/; errors, exit 1
        submission.py cc TOPIC         the extra Cc: of the map, "Name <addr>" per line
        submission.py nokeywords TOPIC its "nokeywords" reason, or nothing: get_maintainer.pl
                                       then runs with --nokeywords for the topic
+       submission.py extras TOPIC     its patches not for merging ("extra" lines): the diff
+                                      and its changelog, two absolute paths per line,
+                                      tab-separated
+       submission.py extra-mail COVER PATCH N
+                                      the mail of patch not for merging N (1, 2, ...):
+                                      PATCH (git format-patch output) as a reply to the
+                                      cover mail COVER, to its To: and Cc:, dated as it;
+                                      its subject marked [NOT FOR SENDING] if the cover's is
        submission.py cover TOPIC      its cover letter: subject, blank line, body
        submission.py unused           summary.json rows that no cover shows
        submission.py placeholder      the placeholder identity of patches/ ("Name <addr>")
@@ -63,6 +71,47 @@ class MapError(Exception):
     pass
 
 
+def _headers(text):
+    """-> ([(name, raw value with its folded lines)], the body) of a mail's text"""
+    head, _, body = text.partition("\n\n")
+    out = []
+    for line in head.splitlines():
+        if line[:1] in (" ", "\t") and out:
+            out[-1][1] += "\n" + line
+        elif ":" in line:
+            name, _, value = line.partition(":")
+            out.append([name, value.strip() if not value.startswith(" ") else value[1:]])
+    return out, body
+
+
+def extra_mail(cover_text, patch_text, n):
+    """-> the mail of a patch not for merging: PATCH_TEXT (git format-patch output, the
+    subject prefixed as it should be sent) as reply N to the cover mail COVER_TEXT"""
+    if patch_text.startswith("From ") and "\n" in patch_text:
+        patch_text = patch_text.split("\n", 1)[1]  # the mbox separator line
+    cover, _ = _headers(cover_text)
+    patch, body = _headers(patch_text)
+    get = lambda hs, k: next((v for h, v in hs if h.lower() == k.lower()), None)
+    msgid = get(cover, "Message-Id")
+    if not msgid or not re.fullmatch(r"<[^<>@\s]+@[^<>@\s]+>", msgid):
+        raise MapError(f"the cover mail has no usable Message-Id: {msgid!r}")
+    subject = " ".join((get(patch, "Subject") or "").split())
+    if not subject:
+        raise MapError("the patch has no Subject:")
+    if " ".join((get(cover, "Subject") or "").split()).startswith("[NOT FOR SENDING]"):
+        subject = "[NOT FOR SENDING]" + subject
+    local, _, domain = msgid[1:-1].partition("@")
+    hs = [("From", get(patch, "From")), ("Date", get(cover, "Date")), ("Subject", subject)]
+    hs += [(h, v) for h, v in patch if h.lower() in ("mime-version", "content-type",
+                                                    "content-transfer-encoding")]
+    hs += [("Message-Id", f"<{local}-not-for-merging-{n}@{domain}>"),
+           ("References", msgid), ("In-Reply-To", msgid)]
+    hs += [(h, v) for h, v in cover if h.lower() in ("to", "cc")]
+    if any(v is None for _h, v in hs):
+        raise MapError(f"the cover or the patch lacks {[h for h, v in hs if v is None]}")
+    return "".join(f"{h}: {v}\n" for h, v in hs) + "\n" + body
+
+
 def rel(path):
     try:
         return path.relative_to(TOP)
@@ -85,7 +134,7 @@ def parse_topics(path=TOPICS):
             if not re.fullmatch(r"[a-z0-9_-]+", val):
                 raise MapError(f"{where}: bad topic name {val!r}")
             cur = {"name": val, "patches": [], "subjects": {}, "tree": None, "depends": None,
-                   "cc": [], "prefix": [], "checker": None, "nokeywords": None,
+                   "cc": [], "prefix": [], "checker": None, "nokeywords": None, "extra": [],
                    "line": lineno}
             topics.append(cur)
             continue
@@ -110,6 +159,18 @@ def parse_topics(path=TOPICS):
             if not val:
                 raise MapError(f"{where}: write 'checker WHY'")
             cur["checker"] = val
+        elif key == "extra":
+            paths = val.split()
+            if len(paths) != 2:
+                raise MapError(f"{where}: want 'extra DIFF CHANGELOG': {val!r}")
+            diff, log = (TOP / x for x in paths)
+            for x in (diff, log):
+                if not x.is_file():
+                    raise MapError(f"{where}: no file {rel(x)}")
+            subject = log.read_text().split("\n", 1)[0].strip()
+            if not subject or "\n\n" not in log.read_text():
+                raise MapError(f"{where}: {rel(log)} is not a subject line, a blank line and a body")
+            cur["extra"].append((diff, log))
         elif key == "nokeywords":
             if not val:
                 raise MapError(f"{where}: write 'nokeywords WHY'")
@@ -651,6 +712,13 @@ def main(argv):
             # quoted where a name has a comma or the like: the script joins them with ","
             lines = [fmt_identity(f'"{n}"' if re.search(r'[,;:()\[\]@"]', n) else n, a)
                      for n, a, _why in topic(topics, args[0])["cc"]]
+        elif cmd == "extra-mail" and len(args) == 3:
+            cover_text = pathlib.Path(args[0]).read_text()
+            patch_text = pathlib.Path(args[1]).read_text()
+            sys.stdout.write(extra_mail(cover_text, patch_text, int(args[2])))
+            return 0
+        elif cmd == "extras" and len(args) == 1:
+            lines = [f"{d}\t{c}" for d, c in topic(topics, args[0])["extra"]]
         elif cmd == "nokeywords" and len(args) == 1:
             why = topic(topics, args[0])["nokeywords"]
             lines = [why] if why else []
