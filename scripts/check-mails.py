@@ -398,8 +398,9 @@ def mails(dirs):
                                           if t.is_dir()] if d.is_dir() else []
         for topic, files in groups:
             prereq = any(FOOTER_PREREQ.search(f.read_text(errors="replace")) for f in files)
-            posting = [f for f in files if not not_for_merging(load(f)[0])]
-            cover = next((f for f in posting if is_cover(load(f)[0], False)), None)
+            msgs = {f: load(f)[0] for f in files}
+            posting = [f for f in files if not not_for_merging(msgs[f])]
+            cover = next((f for f in posting if is_cover(msgs[f], False)), None)
             out += [(topic.name, f, f in posting and len(posting) == 1, prereq, cover)
                     for f in files]
     return out
