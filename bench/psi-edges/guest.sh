@@ -4,8 +4,11 @@
 # number of possible CPUs (the boot variant, bench/psi-edges/variants):
 # a delegated, unprivileged user writing 0 and 1 to cgroup.pressure of its
 # group (EDGES_TOGGLES pairs, while the group has a busy task, so that it
-# takes part in PSI on a CPU), and the creation and removal of EDGES_RMDIRS
-# empty cgroups, waited for until their release has run.
+# takes part in PSI on a CPU), the creation and removal of EDGES_RMDIRS
+# empty cgroups, waited for until their release has run, and a task moving
+# into a chain of single-child groups at each depth of EDGES_FORM_DEPTHS
+# (EDGES_FORMS moves that form the whole chain at once, and as many into
+# the chain as it was left, see edges.c).
 bin=$1
 cg=/sys/fs/cgroup
 d=$cg/edges
@@ -17,4 +20,9 @@ busy=$!
 kill $busy
 wait $busy 2>/dev/null
 "$bin/edges" rmdir $d "${EDGES_RMDIRS:-500}" || exit 1
+for depth in ${EDGES_FORM_DEPTHS:-1 8 16}; do
+	# in a subshell: the mover ends in $d/home, which is removed after it
+	( "$bin/edges" form $d/chain $d/home "$depth" "${EDGES_FORMS:-200}" ) || exit 1
+done
+rmdir $d/chain $d/home
 rmdir $d/busy $d
