@@ -31,8 +31,6 @@ ALLOW = [
      "kernel integer types in the code a break changes"),
     ("tests/crosscheck/*.diff", "body", KERNEL_INT,
      "kernel integer types in the cross-check's code"),
-    ("tests/psi-model/shim.h", "any", KERNEL_INT,
-     "kernel integer types the model's shims define"),
 ]
 
 

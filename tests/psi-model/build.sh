@@ -18,6 +18,12 @@ mkdir -p "$gen"
 sed -n '/^enum psi_task_count {/,/^} ____cacheline_aligned_in_smp;/p' "$types" >"$gen/psi_types_extract.h"
 grep -q '^struct psi_group_cpu {' "$gen/psi_types_extract.h" ||
 	{ echo "build.sh: no enum psi_task_count ... struct psi_group_cpu in $types" >&2; exit 1; }
+# The kernel's fixed-width integer types, from the same tree
+inc=$(dirname "$types")/..
+{
+	echo '#define __signed__ signed'
+	grep -h '^typedef ' "$inc/uapi/asm-generic/int-ll64.h" "$inc/asm-generic/int-ll64.h"
+} >"$gen/int_types.h"
 python3 "$here/extract.py" "$src" "$gen/mirror.c" M_ test_states psi_chain_times psi_chain_read \
   get_recent_times psi_avgs_cpu_done record_times psi_avgs_mark_cpu psi_avgs_mark_kick \
   psi_avgs_mark_cpus macro:for_each_group psi_chain_times_now percpu:psi_mirror_gen \
@@ -31,7 +37,8 @@ python3 "$here/extract.py" "$base" "$gen/ref.c" R_ test_states get_recent_times 
   macro:for_each_group psi_group_change task_psi_group psi_flags_change psi_task_change \
   psi_task_switch psi_account_irqtime psi_memstall_enter psi_memstall_leave cgroup_move_task psi_cgroup_restart
 echo '#include "wrap_ref.h"' >>"$gen/ref.c"
-# -iquote: the generated psi_types_extract.h (included by shim.h) first
+# -iquote: the generated int_types.h and psi_types_extract.h (included by
+# shim.h) first
 CFLAGS="-O1 -g -iquote $gen -I$here -Wall -Wno-unused-function -Wno-unused-variable -Wno-unused-but-set-variable ${EXTRA_CFLAGS:-}"
 nice -n 19 gcc $CFLAGS -c "$gen/mirror.c" -o "$gen/mirror.o"
 nice -n 19 gcc $CFLAGS -c "$gen/ref.c" -o "$gen/ref.o"

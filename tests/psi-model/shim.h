@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef uint64_t u64; typedef int64_t s64; typedef uint32_t u32;
+/* u8 .. u64 and their signed kinds, as the tree defines them (build.sh) */
+#include "int_types.h"
 
 #define NCPU 2
 #define CONFIG_CGROUPS 1
