@@ -21,8 +21,8 @@ kill $busy
 wait $busy 2>/dev/null
 "$bin/edges" rmdir $d "${EDGES_RMDIRS:-500}" || exit 1
 for depth in ${EDGES_FORM_DEPTHS:-1 8 16}; do
-	# in a subshell: the mover ends in $d/home, which is removed after it
-	( "$bin/edges" form $d/chain $d/home "$depth" "${EDGES_FORMS:-200}" ) || exit 1
+	# edges moves itself, and ends in $d/home, empty once it has exited
+	"$bin/edges" form $d/chain $d/home "$depth" "${EDGES_FORMS:-200}" || exit 1
 done
 rmdir $d/chain $d/home
 rmdir $d/busy $d
