@@ -67,10 +67,16 @@ FRAGS=(config/cgroup.config config/maxsmp.config bench/host/fleet.config)
 ESSENTIAL=" CONFIG_CGROUPS CONFIG_MEMCG CONFIG_CGROUP_SCHED CONFIG_BLK_CGROUP CONFIG_PSI CONFIG_PERF_EVENTS CONFIG_BPF_SYSCALL CONFIG_BLK_DEV_LOOP "
 
 need_cmd make gcc flex bison bc pahole
-for c in dpkg-buildpackage dpkg-architecture dh_listpackages; do
-	command -v "$c" >/dev/null ||
-		die "'$c' is not installed, and make bindeb-pkg needs it: apt install dpkg-dev debhelper"
+# the Build-Depends of the kernel's own debian/control
+# (scripts/package/mkdebian); dpkg-checkbuilddeps would stop bindeb-pkg on
+# any of them only after the config is made
+pkg_deps=(dpkg-dev debhelper bc bison flex kmod libdw-dev libelf-dev libssl-dev python3 rsync)
+missing=()
+for p in "${pkg_deps[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 done
+[ "${#missing[@]}" -eq 0 ] ||
+	die "make bindeb-pkg needs ${missing[*]}: scripts/install-deps.sh ${missing[*]} (or apt install them), then run this again"
 "$TOP/scripts/get-base.sh"
 "$TOP/scripts/make-worktree.sh"
 declare -A tree=([base]=$BASE_TREE [series]=$SRC)
