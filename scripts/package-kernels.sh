@@ -73,7 +73,7 @@ need_cmd make gcc flex bison bc pahole
 pkg_deps=(dpkg-dev debhelper bc bison flex kmod libdw-dev libelf-dev libssl-dev python3 rsync)
 missing=()
 for p in "${pkg_deps[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "ok installed" >/dev/null || missing+=("$p")
 done
 [ "${#missing[@]}" -eq 0 ] ||
 	die "make bindeb-pkg needs ${missing[*]}: scripts/install-deps.sh ${missing[*]} (or apt install them), then run this again"
