@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""The two kernels a benchmark compares (bench/NAME/kernels).
+"""The kernels a benchmark compares (bench/NAME/kernels): two to four.
 
-usage: bench-kernels.py pairs [--kernels 'KEY=SPEC KEY=SPEC'] BENCH...
+usage: bench-kernels.py pairs [--kernels 'KEY=SPEC KEY=SPEC [KEY=SPEC...]'] BENCH...
 prints one line per benchmark (scripts/bench.sh reads it), errors naming the
-file that is wrong (--kernels: one pair for every BENCH, instead of their
-files):
-    BENCH REFKEY REFKERNEL KEY KERNEL REFKEY=REFSPEC KEY=SPEC
+file that is wrong (--kernels: one line of kernels for every BENCH, instead
+of their files):
+    BENCH REFKEY REFKERNEL KEY KERNEL [KEY KERNEL...] REFKEY=REFSPEC KEY=SPEC [KEY=SPEC...]
+(keys and kernel names have no '=', the words of the line always have one).
 
 A benchmark names its kernels in an optional file bench/NAME/kernels: one
-line of two words KEY=SPEC (blank lines and lines starting with # aside),
-e.g. "off=ablation:shrinker-loop on=base". The first is the reference (the
-denominator of the ratio), the second is compared with it (ratio =
-second/first). KEY names the kernel in the results (raw/BENCH/KEY/...,
-summary.json) and matches [a-z][a-z0-9_]*; SPEC is one of
+line of two to four words KEY=SPEC (blank lines and lines starting with #
+aside), e.g. "off=ablation:shrinker-loop on=base". The first is the
+reference (the denominator of the ratio), the others are compared with it
+(ratio = other/first; with three or four, scripts/bench-report.py also
+compares each with the one before it, e.g. "base=base p33=series:33
+series=patched": p33/base, series/base and series/p33). No two words have
+the same KEY or the same SPEC. KEY names the kernel in the results
+(raw/BENCH/KEY/..., summary.json) and matches [a-z][a-z0-9_]*; SPEC is one of
   base           the pinned base tree
   patched        the work tree (the series)
   ablation:NAME  the base tree plus bench/ablations/NAME.diff
@@ -64,17 +68,17 @@ def kernel_name(spec):
 
 
 def parse(text, where="kernels", top=TOP):
-    """The text of a kernels file -> [(refkey, refspec), (key, spec)].
-    Raises KernelsError naming `where` and what is wrong. With top, an
-    ablation's diff must exist under top/bench/ablations."""
+    """The text of a kernels file -> [(refkey, refspec), (key, spec), ...]
+    (two to four). Raises KernelsError naming `where` and what is wrong.
+    With top, an ablation's diff must exist under top/bench/ablations."""
     lines = [l.strip() for l in text.splitlines()]
     lines = [l for l in lines if l and not l.startswith("#")]
     if len(lines) != 1:
-        raise KernelsError(f"{where}: want one line 'KEY=SPEC KEY=SPEC' "
+        raise KernelsError(f"{where}: want one line 'KEY=SPEC KEY=SPEC [KEY=SPEC...]' "
                            f"(e.g. '{DEFAULT}'), found {len(lines)} lines")
     words = lines[0].split()
-    if len(words) != 2:
-        raise KernelsError(f"{where}: want two words KEY=SPEC (reference first), "
+    if not 2 <= len(words) <= 4:
+        raise KernelsError(f"{where}: want two to four words KEY=SPEC (reference first), "
                            f"found {len(words)}: {lines[0]!r}")
     pair = []
     for w in words:
@@ -116,10 +120,16 @@ def parse(text, where="kernels", top=TOP):
                 if not any(d.glob("*.patch")):
                     raise KernelsError(f"{where}: {spec}: no patches in {rel(d, top)}")
         pair.append((key, spec))
-    if pair[0][0] == pair[1][0]:
-        raise KernelsError(f"{where}: the two keys are the same ({pair[0][0]!r})")
-    if pair[0][1] == pair[1][1]:
-        raise KernelsError(f"{where}: both keys name the same kernel ({pair[0][1]!r})")
+    keys = [k for k, _ in pair]
+    specs = [s for _, s in pair]
+    for i in range(1, len(pair)):
+        if keys[i] in keys[:i]:
+            two = "the two keys" if len(pair) == 2 else "two keys"
+            raise KernelsError(f"{where}: {two} are the same ({keys[i]!r})")
+    for i in range(1, len(pair)):
+        if specs[i] in specs[:i]:
+            two = "both keys" if len(pair) == 2 else "two keys"
+            raise KernelsError(f"{where}: {two} name the same kernel ({specs[i]!r})")
     return pair
 
 
@@ -142,7 +152,8 @@ def rel(path, top):
 
 
 def pair_of(bench, top=TOP):
-    """A benchmark's pair: from bench/BENCH/kernels, or the default."""
+    """A benchmark's kernels [(refkey, refspec), (key, spec), ...]: from
+    bench/BENCH/kernels, or the default."""
     f = top / "bench" / bench / "kernels"
     if not f.exists():
         return parse(DEFAULT, "default", top)
@@ -150,6 +161,7 @@ def pair_of(bench, top=TOP):
 
 
 def line(pair):
+    """[(key, spec), ...] -> 'KEY=SPEC KEY=SPEC ...'"""
     return " ".join(f"{k}={s}" for k, s in pair)
 
 
@@ -170,11 +182,9 @@ def main(argv, top=TOP):
     out = []
     try:
         for bench in benches:
-            if given is not None:
-                (k1, s1), (k2, s2) = p = parse(given, "--kernels", top)
-            else:
-                (k1, s1), (k2, s2) = p = pair_of(bench, top)
-            out.append(f"{bench} {k1} {kernel_name(s1)} {k2} {kernel_name(s2)} {line(p)}")
+            p = parse(given, "--kernels", top) if given is not None else pair_of(bench, top)
+            names = " ".join(f"{k} {kernel_name(s)}" for k, s in p)
+            out.append(f"{bench} {names} {line(p)}")
     except (KernelsError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -16,7 +16,8 @@ from, so no table mixes two runs without saying so.
 
 Rows may be base/patched rows (without "keys": rows made before it existed)
 or rows of another pair of kernels, e.g. off/on, with "keys": [reference,
-compared] (scripts/bench-report.py). A kernel of the run that bench/latest
+compared] (scripts/bench-report.py); a run of three or more kernels, whose
+rows name several pairs, is refused. A kernel of the run that bench/latest
 does not have yet (an ablation) gets its files copied to bench/latest/kernels
 and its name added to meta.json's "kernels".
 """
@@ -77,7 +78,8 @@ def main(argv, latest=LATEST):
     keys = {tuple(row_keys(r)) for r in rows_r}
     if len(keys) != 1:
         sys.exit(f"bench-merge: the rows of {bench} in {run}/summary.json name different "
-                 f"kernels: {sorted(keys)}")
+                 f"kernels: {sorted(keys)}; a run of three or more kernels is kept as its "
+                 "own directory under bench/runs, not merged into bench/latest")
     keys = list(keys.pop())
     rows_l = json.loads((latest / "summary.json").read_text())
     first = next((i for i, r in enumerate(rows_l) if r["benchmark"] == bench), len(rows_l))

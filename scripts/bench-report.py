@@ -6,13 +6,18 @@ usage: bench-report.py RUNDIR
 
 Rows of summary.json: {benchmark, metric, unit, better, base: {median, min,
 max, stddev, n}, patched: {...}, ratio: patched median / base median,
-significant, keys: ["base", "patched"]}. A benchmark whose pair of kernels
-(raw/BENCH/kernels, see scripts/bench-kernels.py) has other keys has rows
+significant, keys: ["base", "patched"]}. A benchmark whose kernels
+(raw/BENCH/kernels, see scripts/bench-kernels.py) have other keys has rows
 with those in place of base and patched, e.g. {..., off: {...}, on: {...},
 ratio: on/off, ..., keys: ["off", "on"]}: keys is [reference, compared] and
 ratio = compared median / reference median. "significant" is true when the 95% bootstrap confidence
 interval of the difference of medians (10000 resamples, fixed seed) excludes
 zero and the medians differ by more than the clock's repeatability (0.1%).
+A benchmark of three or four kernels K1 K2 K3 [K4] (K1 the reference) has,
+per metric, one such row for each kernel against the reference ([K1, K2],
+[K1, K3], ...), then one for each kernel against the one before it in the
+line ([K2, K3], [K3, K4]); its REPORT.md table has a column per kernel and a
+ratio column per row (K2/K1, K3/K1, ..., K3/K2, ...), "*" when significant.
 bench/NAME/derive.py, if present, adds derived metrics (derive(samples));
 its optional UNITS and BETTER dicts give their unit and better direction
 (default: ns, lower). bench/NAME/plot.py, if present, is run as
@@ -47,7 +52,7 @@ bench_kernels = _kernels_module()
 
 
 def pairs(run, benches):
-    """-> {bench: [(refkey, refspec), (key, spec)]} from raw/BENCH/kernels
+    """-> {bench: [(refkey, refspec), (key, spec), ...]} from raw/BENCH/kernels
     (bench.sh writes it in full mode), else base=base patched=patched"""
     out = {}
     for bench in benches:
@@ -61,6 +66,16 @@ def pairs(run, benches):
 def row_keys(row):
     """[reference, compared] of a summary.json row (rows before "keys": base, patched)"""
     return row.get("keys") or DEFAULT_KEYS
+
+
+def compared(keys):
+    """The [reference, compared] pairs of a benchmark's keys: each against
+    the first, then (three or more) each against the one before it"""
+    out = [[keys[0], k] for k in keys[1:]]
+    for a, b in zip(keys[1:], keys[2:]):
+        if [a, b] not in out:
+            out.append([a, b])
+    return out
 
 
 def load(run):
@@ -148,17 +163,25 @@ def plots(run, rows, clock_unit):
         key = (r["benchmark"], m.group(1), m.group(3) or "")
         groups.setdefault(key, []).append((int(m.group(2)), r))
     for (bench, stem, suffix), pts in sorted(groups.items()):
-        if len(pts) < 2:
+        if len({x for x, _ in pts}) < 2:
             continue
         pts.sort(key=lambda p: p[0])
+        # every kernel of the rows (three or more: several rows per point)
+        kernels = []
+        for _, r in pts:
+            kernels += [k for k in row_keys(r) if k not in kernels]
         fig, ax = plt.subplots(figsize=(6, 4))
-        for kernel, style in zip(row_keys(pts[0][1]), ("o-", "s-")):
-            xs = [x for x, r in pts if r.get(kernel)]
-            if not xs:
+        for kernel, style in zip(kernels, ("o-", "s-", "^-", "D-")):
+            per_x = {}
+            for x, r in pts:
+                if r.get(kernel):
+                    per_x.setdefault(x, r[kernel])
+            if not per_x:
                 continue
-            med = [r[kernel]["median"] for _, r in pts if r.get(kernel)]
-            lo = [r[kernel]["median"] - r[kernel]["min"] for _, r in pts if r.get(kernel)]
-            hi = [r[kernel]["max"] - r[kernel]["median"] for _, r in pts if r.get(kernel)]
+            xs = sorted(per_x)
+            med = [per_x[x]["median"] for x in xs]
+            lo = [per_x[x]["median"] - per_x[x]["min"] for x in xs]
+            hi = [per_x[x]["max"] - per_x[x]["median"] for x in xs]
             ax.errorbar(xs, med, yerr=[lo, hi], fmt=style, capsize=3, label=kernel)
         cpus = re.search(r"_(online|possible)$", stem)
         ax.set_xlabel(f"{cpus.group(1)} CPUs" if cpus else (stem.rstrip("_") or "n"))
@@ -193,7 +216,7 @@ def plots(run, rows, clock_unit):
 
 def boot_times(run, keys_of):
     """Host seconds per boot (boot, benchmark, power-off), median per variant;
-    one table per pair of keys."""
+    one table per line of keys, a column per kernel."""
     times = {}
     for f in sorted(run.glob("raw/*/*/*/*.wall")):
         bench, kernel, variant = f.parts[-4], f.parts[-3], f.parts[-2]
@@ -208,12 +231,59 @@ def boot_times(run, keys_of):
     for (bench, variant), per in sorted(times.items()):
         by_keys.setdefault(tuple(keys_of.get(bench, DEFAULT_KEYS)), []).append((bench, variant, per))
     for keys, items in by_keys.items():
-        md += [f"| benchmark | variant | {keys[0]} | {keys[1]} |", "|---|---|---|---|"]
+        md += [f"| benchmark | variant | {' | '.join(keys)} |", "|---|---|" + "---|" * len(keys)]
         for bench, variant, per in items:
             cells = [f"{statistics.median(per[k]):.0f} [{min(per[k])}-{max(per[k])}]"
                      if k in per else "-" for k in keys]
-            md.append(f"| {bench} | {variant} | {cells[0]} | {cells[1]} |")
+            md.append(f"| {bench} | {variant} | {' | '.join(cells)} |")
         md.append("")
+    return md
+
+
+def cell(s):
+    """median [min-max] (stddev) of a row's kernel, or -"""
+    return "-" if not s else f"{fmt(s['median'])} [{fmt(s['min'])}-{fmt(s['max'])}] ({fmt(s['stddev'])})"
+
+
+def pair_table(kernels, groups):
+    """REPORT.md lines of a benchmark of two kernels: a row per metric."""
+    (ref, s1), (cmp, s2) = kernels
+    md = []
+    if [ref, cmp] != DEFAULT_KEYS:
+        md += [f"Kernels: {ref} = {s1} (reference), {cmp} = {s2}; "
+               f"ratio = {cmp}/{ref} median.", ""]
+    md += [f"| metric | unit | better | {ref} | {cmp} | ratio | sig |",
+           "|---|---|---|---|---|---|---|"]
+    for (r,) in groups:
+        ratio = "-" if r["ratio"] is None else f"{r['ratio']:.3f}"
+        md.append(f"| {r['metric']} | {r['unit']} | {r['better']} | {cell(r[ref])} | {cell(r[cmp])} "
+                  f"| {ratio} | {'*' if r['significant'] else ''} |")
+    md.append("")
+    return md
+
+
+def many_kernels_table(kernels, groups):
+    """REPORT.md lines of a benchmark of three or four kernels: a row per
+    metric, a column per kernel and one per compared pair (ratio, * when
+    significant)."""
+    keys = [k for k, _ in kernels]
+    ratios = [f"{cmp}/{ref}" for ref, cmp in compared(keys)]
+    md = ["Kernels: " + ", ".join(f"{k} = {s}" + (" (reference)" if i == 0 else "")
+                                  for i, (k, s) in enumerate(kernels))
+          + f"; ratios of medians: {', '.join(ratios)} (* significant).", "",
+          f"| metric | unit | better | {' | '.join(keys)} | {' | '.join(ratios)} |",
+          "|---|---|---|" + "---|" * (len(keys) + len(ratios))]
+    for group in groups:
+        r0 = group[0]
+        stats_of = {}
+        for r in group:
+            for k in row_keys(r):
+                stats_of.setdefault(k, r[k])
+        cells = [cell(stats_of.get(k)) for k in keys]
+        cells += ["-" if r["ratio"] is None else
+                  f"{r['ratio']:.3f}" + (" *" if r["significant"] else "") for r in group]
+        md.append(f"| {r0['metric']} | {r0['unit']} | {r0['better']} | {' | '.join(cells)} |")
+    md.append("")
     return md
 
 
@@ -245,6 +315,7 @@ def main(argv):
     icount = meta["clock"] == "icount"
     clock_unit = "guest instructions (QEMU TCG -icount shift=0)" if icount else "wall-clock ns"
     rows = []
+    tables = {}  # bench -> [the rows of one metric, ...]
     for bench in sorted(data):
         per_kernel = {}
         for kernel, samples in data[bench].items():
@@ -258,20 +329,23 @@ def main(argv):
                                     (units.get(metric, "ns"), betters.get(metric, "lower")))
             if icount:
                 unit = {"ns": "insn", "ns/CPU": "insn/CPU"}.get(unit, unit)
-            row = {"benchmark": bench, "metric": metric_name(metric, variant),
-                   "unit": unit, "better": better}
-            ref, cmp = keys_of[bench]
-            vals = {k: per_kernel.get(k, {}).get((metric, variant)) for k in (ref, cmp)}
-            for k in (ref, cmp):
-                row[k] = stats(vals[k]) if vals[k] else None
-            if row[ref] and row[cmp] and row[ref]["median"]:
-                row["ratio"] = row[cmp]["median"] / row[ref]["median"]
-                row["significant"] = significant(vals[ref], vals[cmp])
-            else:
-                row["ratio"] = None
-                row["significant"] = False
-            row["keys"] = [ref, cmp]
-            rows.append(row)
+            vals = {k: per_kernel.get(k, {}).get((metric, variant)) for k in keys_of[bench]}
+            group = []
+            for ref, cmp in compared(keys_of[bench]):
+                row = {"benchmark": bench, "metric": metric_name(metric, variant),
+                       "unit": unit, "better": better}
+                for k in (ref, cmp):
+                    row[k] = stats(vals[k]) if vals[k] else None
+                if row[ref] and row[cmp] and row[ref]["median"]:
+                    row["ratio"] = row[cmp]["median"] / row[ref]["median"]
+                    row["significant"] = significant(vals[ref], vals[cmp])
+                else:
+                    row["ratio"] = None
+                    row["significant"] = False
+                row["keys"] = [ref, cmp]
+                group.append(row)
+            rows += group
+            tables.setdefault(bench, []).append(group)
     (run / "summary.json").write_text(json.dumps(rows, indent=1) + "\n")
 
     pngs = plots(run, rows, clock_unit)
@@ -280,33 +354,21 @@ def main(argv):
               "; repeatable to about 0.05% between boots, blind to cache effects."
               if icount else "."),
           f"Accelerator: {meta['accel']}. Iterations per kernel: {meta['iterations']}, "
-          "kernels booted alternately (A B, B A, ...). Kernels: "
+          + ("kernels booted alternately (A B, B A, ...). Kernels: "
+             if max(len(k) for k in keys_of.values()) <= 2 else
+             "kernels booted in turn, the order rotated each iteration "
+             "(A B C, B C A, C A B, ...). Kernels: ")
           + ", ".join(meta["kernels"]) + " (configs and uname in kernels/).", "",
           "Columns: median [min-max] (stddev); ratio = patched/base median "
           "(a section that names other kernels says which ratio it shows); "
           "sig = 95% bootstrap CI of the median difference excludes 0 and the "
           "difference exceeds 0.1%.", ""]
     for bench in sorted({r["benchmark"] for r in rows}):
-        ref, cmp = keys_of[bench]
         md += [f"## {bench}", ""]
-        if [ref, cmp] != DEFAULT_KEYS:
-            (_, s1), (_, s2) = pair[bench]
-            md += [f"Kernels: {ref} = {s1} (reference), {cmp} = {s2}; "
-                   f"ratio = {cmp}/{ref} median.", ""]
-        md += [f"| metric | unit | better | {ref} | {cmp} | ratio | sig |",
-               "|---|---|---|---|---|---|---|"]
-        for r in rows:
-            if r["benchmark"] != bench:
-                continue
-            cells = []
-            for k in (ref, cmp):
-                s = r[k]
-                cells.append("-" if not s else
-                             f"{fmt(s['median'])} [{fmt(s['min'])}-{fmt(s['max'])}] ({fmt(s['stddev'])})")
-            ratio = "-" if r["ratio"] is None else f"{r['ratio']:.3f}"
-            md.append(f"| {r['metric']} | {r['unit']} | {r['better']} | {cells[0]} | {cells[1]} "
-                      f"| {ratio} | {'*' if r['significant'] else ''} |")
-        md.append("")
+        if len(keys_of[bench]) > 2:
+            md += many_kernels_table(pair[bench], tables[bench])
+        else:
+            md += pair_table(pair[bench], tables[bench])
         for p in pngs:
             if p.startswith(bench + "-"):
                 md += [f"![{p}]({p})", ""]

@@ -1,26 +1,30 @@
 #!/usr/bin/env bash
-# A/B benchmarks: two kernels per benchmark, same config, runs interleaved.
+# A/B benchmarks: two to four kernels per benchmark, same config, runs
+# interleaved.
 #
 #   bench.sh [--smoke] [--iterations N] [--out DIR] [--no-build]
-#            [--variants NAME,NAME...] [--kernels 'KEY=SPEC KEY=SPEC'] [BENCH...]
+#            [--variants NAME,NAME...] [--kernels 'KEY=SPEC KEY=SPEC [KEY=SPEC...]']
+#            [BENCH...]
 #
-# Each benchmark compares two kernels, named in bench/B/kernels by one line
-# "KEY=SPEC KEY=SPEC", the reference first (ratio = second/first); without
-# the file "base=base patched=patched". SPEC: base (the pinned base tree),
-# patched (the work tree), ablation:NAME (the base tree plus
+# Each benchmark compares two to four kernels, named in bench/B/kernels by
+# one line "KEY=SPEC KEY=SPEC [KEY=SPEC...]", the reference first (ratio =
+# other/first); without the file "base=base patched=patched". SPEC: base
+# (the pinned base tree), patched (the work tree), ablation:NAME (the base tree plus
 # bench/ablations/NAME.diff), wip:NAME (the work tree plus the patches
 # wip/NAME/*.patch, as one diff made by scripts/wip-diff.sh) or series:N
 # (the series up to its Nth patch: the work tree with the later patches
 # reverted, one diff made by scripts/series-diff.sh) or topic:NAME:K (the
 # base tree plus a posting of submit/topics up to its Kth patch, after the
 # postings it depends on: scripts/topic-diff.sh); --kernels gives one
-# pair for all the chosen benchmarks instead of their files;
+# line of kernels for all the chosen benchmarks instead of their files;
 # scripts/bench-kernels.py parses the files.
 # Full mode builds the kernels the chosen benchmarks need, from config
 # "bench", each with the harness-only diffs of bench/harness/ (inert unless
 # a variant asks for them, see their headers), into build/obj/KERNEL-bench
-# (KERNEL: base, patched, ablation-NAME, wip-NAME, series-N, topic-NAME.K), and boots each benchmark's two
-# kernels once per variant and iteration, alternating A B / B A. Smoke mode
+# (KERNEL: base, patched, ablation-NAME, wip-NAME, series-N, topic-NAME.K), and boots each benchmark's
+# kernels once per variant and iteration, in an order rotated left by one
+# each iteration: A B, B A for two kernels; A B C, B C A, C A B for three
+# (boot_order). Smoke mode
 # runs the patched test kernel alone, under key "patched", once with tiny
 # parameters (bench/*/smoke.env) to keep the suite working, also for
 # benchmarks with a kernels file.
@@ -30,7 +34,7 @@
 # Results: DIR/raw/BENCH/KEY/VARIANT/ITER.jsonl (ITER.wall: host seconds
 # of that boot; smoke mode boots once per distinct vCPU count and kernel
 # command line and runs those benchmarks in turn, without ITER.wall),
-# DIR/raw/BENCH/kernels (the pair, full mode),
+# DIR/raw/BENCH/kernels (the line of its kernels, full mode),
 # DIR/kernels/KERNEL.{config,harness-diffs,uname[,ablation]}, DIR/meta.json,
 # then scripts/bench-report.py writes DIR/summary.json, REPORT.md and plots.
 # Clock: QEMU TCG with -icount shift=0,sleep=off (guest ns = retired
@@ -41,18 +45,20 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 usage: scripts/bench.sh [--smoke] [--iterations N] [--out DIR] [--no-build]
-                        [--variants NAME,NAME...] [--kernels 'K=SPEC K=SPEC']
-                        [BENCH...]
+                        [--variants NAME,NAME...]
+                        [--kernels 'K=SPEC K=SPEC [K=SPEC...]'] [BENCH...]
 A/B benchmarks (default: all of bench/*/guest.sh); each benchmark compares
-the two kernels of bench/BENCH/kernels (default "base=base patched=patched").
+the two to four kernels of bench/BENCH/kernels (default "base=base
+patched=patched"), the first the reference, boots interleaved.
   --smoke            the patched test kernel alone, once, tiny parameters
   --iterations N     boots per kernel and variant (default 5)
   --out DIR          results directory
   --no-build         use the kernels already built in build/obj
   --variants LIST    only these boot variants (bench/BENCH/variants)
-  --kernels PAIR     compare these two kernels in every chosen benchmark,
-                     e.g. 'p33=series:33 p34=series:34' (a part of the series
-                     against its parent); see scripts/bench-kernels.py
+  --kernels LINE     compare these two to four kernels in every chosen
+                     benchmark, e.g. 'p33=series:33 p34=series:34' (a part of
+                     the series against its parent) or 'base=base
+                     p33=series:33 series=patched'; see scripts/bench-kernels.py
 Results: results/DATE-MODE/ (or DIR): raw/, kernels/, summary.json, REPORT.md.
 EOF
 }
@@ -71,7 +77,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--no-build) build=0; shift ;;
 	--variants) only_variants=",$2,"; shift 2 ;;
-	--kernels) [ -n "${2:-}" ] || usage_error "--kernels needs 'KEY=SPEC KEY=SPEC'"
+	--kernels) [ -n "${2:-}" ] || usage_error "--kernels needs 'KEY=SPEC KEY=SPEC [KEY=SPEC...]'"
 		kernels_line=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	-*) usage_error "unknown option '$1'" ;;
@@ -84,20 +90,32 @@ fi
 for b in "${benches[@]}"; do
 	[ -x "$TOP/bench/$b/guest.sh" ] || die "no benchmark '$b' (bench/$b/guest.sh)"
 done
-# Each benchmark's pair (checked in smoke mode too, which does not use it):
-# KEY -> kernel per benchmark, and the union of the kernels, in order.
+# Each benchmark's kernels (checked in smoke mode too, which does not use
+# them): "BENCH KEY KERNEL KEY KERNEL [KEY KERNEL...] KEY=SPEC KEY=SPEC..."
+# (keys and kernel names have no '=', the words of the line have one):
+# its keys in order, KEY -> kernel per benchmark, and the union of the
+# kernels, in order.
 pairs=$("$TOP/scripts/bench-kernels.py" pairs ${kernels_line:+--kernels "$kernels_line"} \
 	"${benches[@]}") || exit 1
 declare -A keys_of kernel_of line_of
 all_kernels=()
-while read -r b k1 n1 k2 n2 line; do
-	keys_of[$b]="$k1 $k2"
-	kernel_of[$b/$k1]=$n1
-	kernel_of[$b/$k2]=$n2
-	line_of[$b]=$line
-	for n in "$n1" "$n2"; do
+while read -r b rest; do
+	read -r -a words <<<"$rest"
+	key_kernel=() line=
+	for w in "${words[@]}"; do
+		case $w in
+		*=*) line+="${line:+ }$w" ;;
+		*) key_kernel+=("$w") ;;
+		esac
+	done
+	keys_of[$b]=
+	for ((j = 0; j < ${#key_kernel[@]}; j += 2)); do
+		k=${key_kernel[j]} n=${key_kernel[j + 1]}
+		keys_of[$b]+="${keys_of[$b]:+ }$k"
+		kernel_of[$b/$k]=$n
 		case " ${all_kernels[*]} " in *" $n "*) ;; *) all_kernels+=("$n") ;; esac
 	done
+	line_of[$b]=$line
 done <<<"$pairs"
 mode=full
 [ "$smoke" -eq 1 ] && mode=smoke
@@ -199,14 +217,23 @@ done
 pairs_json=
 if [ "$smoke" -eq 0 ]; then
 	for b in "${benches[@]}"; do
-		read -r k1 k2 <<<"${keys_of[$b]}"
-		n1=${kernel_of[$b/$k1]} n2=${kernel_of[$b/$k2]}
-		if ! cmp -s "$out/kernels/$n1.harness-diffs" "$out/kernels/$n2.harness-diffs"; then
-			die "$b: $k1 ($n1) and $k2 ($n2) were built with different harness diffs ($out/kernels/{$n1,$n2}.harness-diffs); rebuild them (run without --no-build)"
-		fi
+		# every kernel built with the reference's harness diffs
+		read -r k1 others <<<"${keys_of[$b]}"
+		n1=${kernel_of[$b/$k1]}
+		ratios=
+		for k2 in $others; do
+			n2=${kernel_of[$b/$k2]}
+			if ! cmp -s "$out/kernels/$n1.harness-diffs" "$out/kernels/$n2.harness-diffs"; then
+				die "$b: $k1 ($n1) and $k2 ($n2) were built with different harness diffs ($out/kernels/{$n1,$n2}.harness-diffs); rebuild them (run without --no-build)"
+			fi
+			ratios+="${ratios:+, }$k2/$k1"
+		done
 		mkdir -p "$out/raw/$b"
 		echo "${line_of[$b]}" >"$out/raw/$b/kernels"
-		info "$b: ${line_of[$b]} (ratio = $k2/$k1)"
+		case $ratios in
+		*,*) info "$b: ${line_of[$b]} (ratios = $ratios)" ;;
+		*) info "$b: ${line_of[$b]} (ratio = $ratios)" ;;
+		esac
 		pairs_json+="${pairs_json:+, }\"$b\": \"${line_of[$b]}\""
 	done
 	pairs_json=", \"pairs\": {$pairs_json}"
@@ -258,6 +285,19 @@ split_variant() {
 	smp=*) smp=${append%% *}; smp=${smp#smp=}
 	       case $append in *" "*) append=${append#* } ;; *) append= ;; esac ;;
 	esac
+}
+
+# boot_order I KEY...: the N keys in their order of iteration I (1-based),
+# rotated left by (I-1) mod N, so that no kernel always boots first or
+# last: A B, B A, ... for two kernels; A B C, B C A, C A B, ... for three.
+boot_order() {
+	local i=$1 j
+	shift
+	local -a keys=("$@") order=()
+	for ((j = 0; j < ${#keys[@]}; j++)); do
+		order+=("${keys[(i - 1 + j) % ${#keys[@]}]}")
+	done
+	echo "${order[*]}"
 }
 
 t0=$(date +%s)
@@ -318,11 +358,8 @@ if [ "$smoke" -eq 1 ]; then
 fi
 for i in $(seq 1 "$iters"); do
 	for b in "${benches[@]}"; do
-		# this benchmark's keys; A B, then B A: neither kernel always boots first
-		read -r -a order <<<"${keys_of[$b]}"
-		if [ $((i % 2)) -eq 0 ] && [ "${#order[@]}" -eq 2 ]; then
-			order=("${order[1]}" "${order[0]}")
-		fi
+		# this benchmark's keys, rotated: no kernel always boots first
+		read -r -a order <<<"$(boot_order "$i" ${keys_of[$b]})"
 		envfile=
 		variants=$(variants_of "$b")
 		[ -n "$variants" ] || continue

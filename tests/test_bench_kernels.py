@@ -1,7 +1,9 @@
-"""scripts/bench-kernels.py: a benchmark's pair of kernels (bench/NAME/kernels),
-the default without the file, and clear errors for bad files."""
+"""scripts/bench-kernels.py: a benchmark's two to four kernels
+(bench/NAME/kernels), the default without the file, and clear errors for bad
+files."""
 import importlib.util
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -64,8 +66,10 @@ def test_the_repository_s_benchmarks_parse():
 @pytest.mark.parametrize("text, message", [
     ("", "want one line"),
     ("a=base b=patched\nc=base d=patched\n", "found 2 lines"),
-    ("off=base\n", "want two words"),
-    ("a=base b=patched c=base\n", "found 3"),
+    ("off=base\n", "want two to four words KEY=SPEC (reference first), found 1"),
+    ("a=base b=patched c=series:1 d=series:2 e=series:3\n", "found 5"),
+    ("a=base b=patched c=base\n", "two keys name the same kernel ('base')"),
+    ("a=base b=patched a=ablation:x\n", "two keys are the same ('a')"),
     ("off=base on\n", "'on' is not KEY=SPEC"),
     ("Off=base on=patched\n", "key 'Off' does not match [a-z][a-z0-9_]*"),
     ("1x=base on=patched\n", "key '1x' does not match"),
@@ -89,6 +93,71 @@ def test_bad_files(tmp_path, capsys, text, message):
     assert bk.main(["bench-kernels.py", "pairs", "b"], top=top) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: bench/b/kernels: ") and message in err
+
+
+def test_three_kernels_parse(tmp_path):
+    patches = {f"patches/{i:04d}-p{i}.patch": "" for i in range(0, 6)}
+    top = tree(tmp_path, dict(patches, **{"bench/psi-edges/kernels":
+                                          "# v7.3-rc7, patches 1-3, all\n"
+                                          "base=base p3=series:3 series=patched\n"}))
+    want = [("base", "base"), ("p3", "series:3"), ("series", "patched")]
+    assert bk.pair_of("psi-edges", top) == want
+    assert bk.line(want) == "base=base p3=series:3 series=patched"
+    four = bk.parse("base=base p2=series:2 p3=series:3 series=patched", "x", top)
+    assert [k for k, _ in four] == ["base", "p2", "p3", "series"]
+
+
+def test_pairs_command_for_three_kernels(tmp_path, capsys):
+    """BENCH, then KEY KERNEL per kernel, then the line; two-kernel lines as before"""
+    patches = {f"patches/{i:04d}-p{i}.patch": "" for i in range(0, 6)}
+    top = tree(tmp_path, dict(patches, **{"bench/psi-edges/kernels":
+                                          "base=base p3=series:3 series=patched\n"}))
+    assert bk.main(["bench-kernels.py", "pairs", "psi-edges", "psi"], top=top) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "psi-edges base base p3 series-3 series patched base=base p3=series:3 series=patched",
+        "psi base base patched patched base=base patched=patched"]
+    assert bk.main(["bench-kernels.py", "pairs", "--kernels",
+                    "base=base p3=series:3 p4=series:4 series=patched", "psi"], top=top) == 0
+    assert capsys.readouterr().out.split() == [
+        "psi", "base", "base", "p3", "series-3", "p4", "series-4", "series", "patched",
+        "base=base", "p3=series:3", "p4=series:4", "series=patched"]
+
+
+def test_five_kernels_refused(tmp_path, capsys):
+    patches = {f"patches/{i:04d}-p{i}.patch": "" for i in range(0, 6)}
+    top = tree(tmp_path, patches)
+    five = "base=base p1=series:1 p2=series:2 p3=series:3 series=patched"
+    with pytest.raises(bk.KernelsError) as e:
+        bk.parse(five, "--kernels", top)
+    assert str(e.value) == (f"--kernels: want two to four words KEY=SPEC (reference first), "
+                            f"found 5: {five!r}")
+    assert bk.main(["bench-kernels.py", "pairs", "--kernels", five, "psi"], top=top) == 1
+    assert "found 5" in capsys.readouterr().err
+
+
+def boot_order(i, keys):
+    """scripts/bench.sh's boot_order I KEY..., taken from the script and run alone"""
+    text = (TOP / "scripts" / "bench.sh").read_text()
+    m = re.search(r"^boot_order\(\) \{\n.*?^\}\n", text, re.M | re.S)
+    assert m, "no boot_order() in scripts/bench.sh"
+    assert '"$(boot_order "$i" ' in text  # the boot loop uses it
+    p = subprocess.run(["bash", "-c", "set -euo pipefail\n" + m.group(0) + 'boot_order "$@"',
+                        "bash", str(i), *keys], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return p.stdout.split()
+
+
+def test_bench_sh_rotates_the_boot_order():
+    # two kernels: A B, B A, as always
+    assert [boot_order(i, ["a", "b"]) for i in (1, 2, 3, 4)] == [
+        ["a", "b"], ["b", "a"], ["a", "b"], ["b", "a"]]
+    # three: rotated left by one each iteration, so each boots once in each place
+    assert [boot_order(i, ["base", "p33", "series"]) for i in (1, 2, 3, 4)] == [
+        ["base", "p33", "series"], ["p33", "series", "base"], ["series", "base", "p33"],
+        ["base", "p33", "series"]]
+    four = [boot_order(i, ["a", "b", "c", "d"]) for i in (1, 2, 3, 4)]
+    assert four[1] == ["b", "c", "d", "a"]
+    assert all(sorted(place) == ["a", "b", "c", "d"] for place in zip(*four))
 
 
 def test_usage():

@@ -1,9 +1,13 @@
 """scripts/bench-report.py on a synthetic run: medians, ratio, derived PSI
-overhead, significance, and the Markdown naming the clock."""
+overhead, significance, the Markdown naming the clock, and runs of three or
+four kernels (a row per compared pair, a column per kernel)."""
+import importlib.util
 import json
 import pathlib
 import subprocess
 import sys
+
+import pytest
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
 REPORT = TOP / "scripts" / "bench-report.py"
@@ -26,6 +30,13 @@ def run_report(tmp):
     p = subprocess.run([sys.executable, str(REPORT), str(tmp)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     return {r["metric"]: r for r in json.loads((tmp / "summary.json").read_text())}
+
+
+def run_report_rows(tmp):
+    """the rows of summary.json in order (a metric has several with three kernels)"""
+    p = subprocess.run([sys.executable, str(REPORT), str(tmp)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return json.loads((tmp / "summary.json").read_text())
 
 
 def test_psi_overhead_ratio_and_significance(tmp_path):
@@ -217,3 +228,141 @@ def test_smoke_run_of_an_on_off_benchmark(tmp_path):
     r = run_report(tmp_path)["x_n125"]
     assert r["base"] is None and r["patched"]["median"] == 5 and r["ratio"] is None
     assert r["keys"] == ["base", "patched"]
+
+
+def test_two_kernel_output_is_pinned(tmp_path):
+    """A run of two kernels per benchmark gives the report and rows it gave
+    before runs of three or four kernels existed, byte for byte."""
+    write_pair_run(tmp_path)
+    rows = run_report_rows(tmp_path)
+    assert [(r["benchmark"], r["metric"], r["keys"]) for r in rows] == [
+        ("psi", "x_n125", ["base", "patched"]), ("psi", "x_n250", ["base", "patched"]),
+        ("seed-shrinker", "x_n125", ["off", "on"]), ("seed-shrinker", "x_n250", ["off", "on"])]
+    assert rows[2] == {
+        "benchmark": "seed-shrinker", "metric": "x_n125", "unit": "insn", "better": "lower",
+        "off": {"median": 40002.0, "min": 40001.0, "max": 40003.0, "stddev": 1.0, "n": 3},
+        "on": {"median": 10002.0, "min": 10001.0, "max": 10003.0, "stddev": 1.0, "n": 3},
+        "ratio": 10002 / 40002, "significant": True, "keys": ["off", "on"]}
+    assert (tmp_path / "REPORT.md").read_text() == """\
+# cgscale benchmark report (full)
+
+Clock: **guest instructions (QEMU TCG -icount shift=0)**; repeatable to about 0.05% between boots, blind to cache effects.
+Accelerator: tcg. Iterations per kernel: 3, kernels booted alternately (A B, B A, ...). Kernels: base, patched, ablation-shrinker-loop (configs and uname in kernels/).
+
+Columns: median [min-max] (stddev); ratio = patched/base median (a section that names other kernels says which ratio it shows); sig = 95% bootstrap CI of the median difference excludes 0 and the difference exceeds 0.1%.
+
+## psi
+
+| metric | unit | better | base | patched | ratio | sig |
+|---|---|---|---|---|---|---|
+| x_n125 | insn | lower | 2,002 [2,001-2,003] (1) | 1,002 [1,001-1,003] (1) | 0.500 | * |
+| x_n250 | insn | lower | 4,002 [4,001-4,003] (1) | 2,002 [2,001-2,003] (1) | 0.500 | * |
+
+![psi-x_n.png](psi-x_n.png)
+
+## seed-shrinker
+
+Kernels: off = ablation:shrinker-loop (reference), on = base; ratio = on/off median.
+
+| metric | unit | better | off | on | ratio | sig |
+|---|---|---|---|---|---|---|
+| x_n125 | insn | lower | 40,002 [40,001-40,003] (1) | 10,002 [10,001-10,003] (1) | 0.250 | * |
+| x_n250 | insn | lower | 80,002 [80,001-80,003] (1) | 20,002 [20,001-20,003] (1) | 0.250 | * |
+
+![seed-shrinker-x_n.png](seed-shrinker-x_n.png)
+
+## Host time per boot
+
+Wall-clock seconds on the host for one boot of the guest, the benchmark and power-off (TCG; not the benchmark clock). Median [min-max].
+
+| benchmark | variant | base | patched |
+|---|---|---|---|
+| psi | default | 7 [7-7] | 7 [7-7] |
+
+| benchmark | variant | off | on |
+|---|---|---|---|
+| seed-shrinker | default | 7 [7-7] | 7 [7-7] |
+
+"""
+
+
+def write_three_run(tmp, line="base=base p33=series:33 series=patched",
+                    medians=(("base", 1000), ("p33", 900), ("series", 720))):
+    """psi-edges with three (or more) kernels of one interleaved run: an n
+    ladder x_n125, x_n250 (twice the value), host times"""
+    (tmp / "meta.json").write_text(json.dumps(
+        {"mode": "full", "accel": "tcg", "clock": "icount", "iterations": 3,
+         "kernels": ["base", "series-33", "patched"], "host_cpus": 2,
+         "pairs": {"psi-edges": line}}))
+    for key, v in medians:
+        d = tmp / "raw" / "psi-edges" / key / "default"
+        d.mkdir(parents=True)
+        for i in (1, 2, 3):
+            (d / f"{i}.jsonl").write_text("".join(
+                json.dumps({"metric": f"x_n{n}", "unit": "ns", "better": "lower",
+                            "value": v * n / 125 + i}) + "\n" for n in (125, 250)))
+            (d / f"{i}.wall").write_text(f"{v // 100}\n")
+    (tmp / "raw" / "psi-edges" / "kernels").write_text(line + "\n")
+
+
+def test_three_kernels_rows_and_report(tmp_path):
+    """base, p33, series: per metric the rows p33/base and series/base (against
+    the reference), then series/p33 (against the kernel before it)"""
+    write_three_run(tmp_path)
+    rows = run_report_rows(tmp_path)
+    assert [(r["metric"], r["keys"]) for r in rows] == [
+        ("x_n125", ["base", "p33"]), ("x_n125", ["base", "series"]), ("x_n125", ["p33", "series"]),
+        ("x_n250", ["base", "p33"]), ("x_n250", ["base", "series"]), ("x_n250", ["p33", "series"])]
+    # each row has the shape of a two-kernel row: its two kernels' stats
+    r = rows[2]
+    assert list(r) == ["benchmark", "metric", "unit", "better", "p33", "series",
+                       "ratio", "significant", "keys"]
+    assert r["p33"]["median"] == 902 and r["series"]["median"] == 722 and r["series"]["n"] == 3
+    assert abs(r["ratio"] - 722 / 902) < 1e-12 and r["significant"] is True
+    assert abs(rows[0]["ratio"] - 902 / 1002) < 1e-12 and abs(rows[1]["ratio"] - 722 / 1002) < 1e-12
+    assert rows[4]["base"]["median"] == 2002 and abs(rows[4]["ratio"] - 1442 / 2002) < 1e-12
+    md = (tmp_path / "REPORT.md").read_text()
+    sec = md[md.index("## psi-edges"):md.index("## Host time")]
+    assert ("Kernels: base = base (reference), p33 = series:33, series = patched; "
+            "ratios of medians: p33/base, series/base, series/p33 (* significant).") in sec
+    assert ("| metric | unit | better | base | p33 | series | p33/base | series/base | series/p33 |\n"
+            "|---|---|---|---|---|---|---|---|---|\n"
+            "| x_n125 | insn | lower | 1,002 [1,001-1,003] (1) | 902 [901-903] (1) "
+            "| 722 [721-723] (1) | 0.900 * | 0.721 * | 0.800 * |\n") in sec
+    assert "kernels booted in turn, the order rotated each iteration" in md
+    # host times: a column per kernel; the plot: a line per kernel
+    assert "| benchmark | variant | base | p33 | series |\n|---|---|---|---|---|\n" in md
+    assert "| psi-edges | default | 10 [10-10] | 9 [9-9] | 7 [7-7] |" in md
+    assert (tmp_path / "psi-edges-x_n.png").exists()
+
+
+def test_four_kernels_each_against_the_reference_and_its_predecessor(tmp_path):
+    write_three_run(tmp_path, "a=base b=series:1 c=series:2 d=patched",
+                    (("a", 1000), ("b", 900), ("c", 800), ("d", 700)))
+    rows = run_report_rows(tmp_path)
+    assert [r["keys"] for r in rows if r["metric"] == "x_n125"] == [
+        ["a", "b"], ["a", "c"], ["a", "d"], ["b", "c"], ["c", "d"]]
+    md = (tmp_path / "REPORT.md").read_text()
+    assert "| metric | unit | better | a | b | c | d | b/a | c/a | d/a | c/b | d/c |" in md
+
+
+def test_a_three_kernel_run_is_not_merged_into_latest(tmp_path):
+    """scripts/bench-merge.py refuses the rows of several pairs of kernels
+    and says where such a run goes"""
+    spec = importlib.util.spec_from_file_location("bench_merge", TOP / "scripts" / "bench-merge.py")
+    bench_merge = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_merge)
+    run, latest = tmp_path / "run", tmp_path / "latest"
+    run.mkdir()
+    write_three_run(run)
+    run_report_rows(run)
+    for d in (run, latest):
+        (d / "kernels").mkdir(parents=True, exist_ok=True)
+        (d / "kernels" / "base.config").write_text("CONFIG_X=y\n")
+    (latest / "meta.json").write_text((run / "meta.json").read_text())
+    (latest / "summary.json").write_text("[]\n")
+    (latest / "REPORT.md").write_text("# report\n")
+    with pytest.raises(SystemExit, match="name different kernels.*a run of three or more kernels "
+                       "is kept as its own directory under bench/runs"):
+        bench_merge.main(["bench-merge.py", str(run), "psi-edges", "why"], latest=latest)
+    assert (latest / "summary.json").read_text() == "[]\n"
