@@ -24,8 +24,9 @@
 # kernel runs, and scripts/host-bench.sh takes its label from it), with
 # ccache as scripts/build-kernel.sh uses it, one kernel build at a time
 # ($KERNEL_BUILD_LOCK of scripts/lib.sh). The packages (linux-image, linux-headers,
-# linux-libc-dev, the -dbg image) go to DIR/base and DIR/series (default
-# build/packages), with the config. Logs: build/logs/package-*.log.
+# linux-libc-dev, the -dbg image) and the .buildinfo and .changes files go
+# to DIR/base and DIR/series (default build/packages), with the config and
+# the build time in seconds. Logs: build/logs/package-*.log.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -178,10 +179,11 @@ fi
 for k in "${kernels[@]}"; do
 	log=$LOGS/package-$k.log
 	step "make bindeb-pkg: $k (${tree[$k]}, LOCALVERSION=-cgscale-$k, make -j$jobs, log: $log)"
-	# dpkg-buildpackage leaves the packages beside the object directory:
-	# none of an earlier build may be taken for this one's
-	find "$BUILD/obj" -maxdepth 1 -name "*cgscale-$k*" \
-		\( -name '*.deb' -o -name '*.buildinfo' -o -name '*.changes' \) -delete
+	# dpkg-buildpackage leaves the packages beside the object directory,
+	# some without the release in their names (linux-libc-dev_*.deb,
+	# linux-upstream_*.buildinfo and .changes): take what this build wrote
+	stamp=$BUILD/obj/pkg-$k/.package-stamp
+	touch "$stamp"
 	start=$(date +%s)
 	if ! kmake "$k" bindeb-pkg >"$log" 2>&1; then
 		grep -E 'error|Error' "$log" | head -n 20 >&2
@@ -191,7 +193,7 @@ for k in "${kernels[@]}"; do
 	dest=$out/$k
 	rm -rf "$dest"
 	mkdir -p "$dest"
-	find "$BUILD/obj" -maxdepth 1 -name "*cgscale-$k*" \
+	find "$BUILD/obj" -maxdepth 1 -newer "$stamp" \
 		\( -name '*.deb' -o -name '*.buildinfo' -o -name '*.changes' \) -exec mv -t "$dest" {} +
 	cp "$BUILD/obj/pkg-$k/.config" "$dest/config"
 	echo "$secs" >"$dest/build-seconds"
