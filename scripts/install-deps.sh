@@ -31,10 +31,7 @@ APT_PKGS=(build-essential flex bison bc libelf-dev libssl-dev dwarves ccache
 # Extra packages a heavy check asks for (check-build-matrix.sh: clang-19 ...)
 APT_PKGS+=("$@")
 
-missing=()
-for p in "${APT_PKGS[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "ok installed" >/dev/null || missing+=("$p")
-done
+mapfile -t missing < <(missing_packages "${APT_PKGS[@]}")
 mkdir -p "$LOGS"
 if [ "${#missing[@]}" -gt 0 ]; then
 	step "installing ${missing[*]} (apt, log: $LOGS/apt.log)"

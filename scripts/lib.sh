@@ -83,6 +83,15 @@ need_disk() {
 	die "$what: only $((free_kib / 1024 / 1024)) GiB free on the disk of $BUILD; $why needs about $gib GiB. Free space (old build/obj/<name-config> directories, old clones and their build/ areas) and run it again; nothing was changed."
 }
 
+# missing_packages PKG...: print those of the Debian packages PKG that are
+# not installed, one a line
+missing_packages() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "ok installed" >/dev/null || echo "$p"
+	done
+}
+
 need_cmd() {
 	local c
 	for c in "$@"; do

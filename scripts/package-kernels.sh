@@ -72,10 +72,7 @@ need_cmd make gcc flex bison bc pahole
 # (scripts/package/mkdebian); dpkg-checkbuilddeps would stop bindeb-pkg on
 # any of them only after the config is made
 pkg_deps=(dpkg-dev debhelper bc bison flex kmod libdw-dev libelf-dev libssl-dev python3 rsync)
-missing=()
-for p in "${pkg_deps[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "ok installed" >/dev/null || missing+=("$p")
-done
+mapfile -t missing < <(missing_packages "${pkg_deps[@]}")
 [ "${#missing[@]}" -eq 0 ] ||
 	die "make bindeb-pkg needs ${missing[*]}: scripts/install-deps.sh ${missing[*]} (or apt install them), then run this again"
 "$TOP/scripts/get-base.sh"
