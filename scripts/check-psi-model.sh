@@ -78,6 +78,16 @@ need_cmd gcc python3 patch
 out=${out:-$BUILD/psi-model/$(basename "$tree")}
 mkdir -p "$out"
 out=$(realpath "$out")
+# The base's psi.c from the work tree's base commit where there is one:
+# a kernel build (scripts/build-kernel.sh --with/--ablation, e.g. a topic
+# kernel of an A/B run) patches the unpacked base tree in place while it
+# builds, and the model must not read it then.
+base_psi=$out/base-psi.c
+if [ -e "$SRC/.git" ] && git -C "$SRC" rev-parse -q --verify base >/dev/null; then
+	git -C "$SRC" show base:kernel/sched/psi.c >"$base_psi"
+else
+	cp "$BASE_TREE/kernel/sched/psi.c" "$base_psi"
+fi
 start=$(date +%s)
 
 elapsed() { local s=$(($(date +%s) - $1)); echo "$((s / 60)) min $((s % 60)) s"; }
@@ -94,7 +104,7 @@ failed=0
 build() {
 	mkdir -p "$1"
 	nice -n 19 "$model_src/build.sh" "$1" "$2" "$tree/include/linux/psi_types.h" \
-		"$BASE_TREE/kernel/sched/psi.c" >"$1/build.log" 2>&1
+		"$base_psi" >"$1/build.log" 2>&1
 }
 
 # run MODEL KIND N SEED LOG: N random trees of KIND (normal, deep,
