@@ -13,7 +13,7 @@
 #                      [--breaks [DIR]] [--out DIR]
 #
 # --breaks also applies each break diff of tests/psi-model/breaks (or of
-# DIR, a directory of such diffs against the tree under test) to a
+# DIR, e.g. wip/mirror-carry/model-breaks with --tree build/linux-wip) to a
 # copy of the tree's psi.c, builds it and runs random trees until the model
 # fails, up to N trees: every break must be caught.
 # Results in build/psi-model/TREENAME/ (or --out); prints "pass psi-model:
@@ -32,7 +32,7 @@ plain accounting, compared after every event. Replays the regression
 traces of tests/psi-model/traces, then runs N random cgroup trees. Prints
 "pass|fail psi-model: ..." lines; exits 1 on a failure.
   --tree DIR     the kernel tree under test (default: build/linux, or
-                 CGSCALE_SRC)
+                 CGSCALE_SRC), e.g. build/linux-wip
   --trees N      random trees (default 750: about 1 min on one core)
   --seed S       first seed (default 1); trees S.., deep S+100000..,
                  lone-task S+200000..
