@@ -23,4 +23,4 @@ check:          ## host checks on the series only
 pytest:         ## the harness's own unit tests
 	python3 -m pytest -q tests
 submit:         ## per-maintainer-tree mails with b4 under build/submit/ (nothing is sent)
-	scripts/prepare-submission.sh
+	submit/prepare-submission.sh

@@ -91,7 +91,7 @@ if [ "$(sgit rev-list --count base..series)" -gt 0 ]; then
 		record fail whitespace
 	fi
 fi
-# scripts/prove-selftests.sh applies each break to the work tree; a change
+# checks/heavy/prove-selftests.sh applies each break to the work tree; a change
 # of the series that moves a break's context makes that proof impossible
 # to run, and nothing else would say so until someone runs it.
 for d in "$TOP"/tests/breaks/*.diff; do

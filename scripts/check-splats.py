@@ -10,10 +10,10 @@ reports, KASAN/UBSAN/KFENCE/KCSAN, RCU stalls, soft/hard lockups, hung tasks,
 panics and PSI's own error messages.
 
 CGSCALE_SPLATS_ALLOW=kcsan (the environment, so that it reaches the calls
-in scripts/run-guest.sh and scripts/stress.sh too): "BUG: KCSAN:" reports
+in scripts/run-guest.sh and checks/stress.sh too): "BUG: KCSAN:" reports
 are not counted; every other splat still is. They are listed as "allowed"
-on stderr. scripts/check-kcsan.sh sets it: it collects and judges the KCSAN
-reports itself (scripts/kcsan-reports.py).
+on stderr. checks/heavy/check-kcsan.sh sets it: it collects and judges the KCSAN
+reports itself (checks/heavy/kcsan-reports.py).
 """
 import os
 import pathlib

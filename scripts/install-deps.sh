@@ -4,8 +4,8 @@
 # suite's BPF programs), python3-ply and python3-git (checkpatch's
 # spdxcheck.py, which runs when checkpatch runs in the tree, as under b4
 # prep --check), and virtme-ng and b4 (pinned; b4 makes the per-tree
-# submissions, scripts/prepare-submission.sh) in a venv under the build area,
-# and stress-ng (the guest load of scripts/stress.sh).
+# submissions, submit/prepare-submission.sh) in a venv under the build area,
+# and stress-ng (the guest load of checks/stress.sh).
 # Installs only what is missing. Arguments: further apt packages.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -20,7 +20,7 @@
 # --mttcg (TCG, wall clock only) asks for multi-threaded TCG: each vCPU gets
 # a host thread, so the vCPUs really run at the same time.
 # --qemu-extra adds options to QEMU's command line (TCG only), e.g. the
-# instruction trace of scripts/profile-insns.sh.
+# instruction trace of bench/bin/profile-insns.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -76,7 +76,7 @@ done
 [ $# -gt 0 ] || usage_error "no command given (use -- CMD...)"
 [ -f "$kernel" ] || die "no kernel image at $kernel; build it first (scripts/build-kernel.sh)"
 brk=$(dirname "$kernel")/../../../.prove-break
-[ ! -f "$brk" ] || warn "$kernel is built with the deliberate break $(cat "$brk") of scripts/prove-selftests.sh (a run of it was cut short); rebuild it (scripts/build-kernel.sh test) before trusting a result"
+[ ! -f "$brk" ] || warn "$kernel is built with the deliberate break $(cat "$brk") of checks/heavy/prove-selftests.sh (a run of it was cut short); rebuild it (scripts/build-kernel.sh test) before trusting a result"
 vng=$VENV/bin/vng
 [ -x "$vng" ] || die "virtme-ng is not installed in $VENV; run scripts/install-deps.sh"
 need_cmd qemu-system-x86_64 timeout

@@ -3,7 +3,7 @@
 # series-diff.sh N OUT writes "git diff series PATCH_N" of the work tree
 # $SRC to OUT, i.e. the reverse of patches N+1 to the last. Applied and
 # reverted as a whole by scripts/build-kernel.sh --ablation, which the
-# kernel spec series:N of scripts/bench.sh uses (see bench-kernels.py):
+# kernel spec series:N of bench/bench.sh uses (see bench-kernels.py):
 # a part of the series measured against its own parent, from the same
 # work tree, config and harness diffs as every other bench kernel.
 set -euo pipefail
@@ -15,7 +15,7 @@ usage() {
 usage: scripts/series-diff.sh N OUT
 The series up to and including its Nth patch, as one diff on the work tree
 build/linux (or CGSCALE_SRC): "git diff series PATCH_N", which reverts
-patches N+1 to the last. Writes it to OUT. scripts/bench.sh builds kernel
+patches N+1 to the last. Writes it to OUT. bench/bench.sh builds kernel
 spec series:N with it.
 EOF
 }

@@ -63,8 +63,8 @@ tail -n 1 "$run/pytest.log" | sed 's/^/    /'
 # check them (docs/submission.md, "The mail check"). About 3-4 min.
 step "host: the per-tree mails (prepare-submission.sh, check-mails.py; log: $run/submission.log) [$(elapsed)]"
 ts=$(date +%s)
-if "$TOP/scripts/prepare-submission.sh" >"$run/submission.log" 2>&1; then
-	"$TOP/scripts/check-mails.py" "$BUILD/submit" >"$run/mail-results" || true
+if "$TOP/submit/prepare-submission.sh" >"$run/submission.log" 2>&1; then
+	"$TOP/submit/check-mails.py" "$BUILD/submit" >"$run/mail-results" || true
 	cat "$run/mail-results" >>"$host"
 	info "$(grep -c '^pass' "$run/mail-results") mail checks passed, $(grep -c '^fail' "$run/mail-results") failed ($(($(date +%s) - ts)) s)"
 else
@@ -109,7 +109,7 @@ fi
 step "boot: $(basename "$obj") with 2 NUMA nodes: stat file format and KUnit [$(elapsed)]"
 rc=0
 "$TOP/scripts/run-guest.sh" --kernel "$obj/arch/x86/boot/bzImage" --out "$run/format" --numa \
-	--timeout 1800 -- "$TOP/scripts/guest/capture-stats.sh" "$run/format/capture" \
+	--timeout 1800 -- "$TOP/checks/guest/capture-stats.sh" "$run/format/capture" \
 	"$run/format/odd-reads.txt" || rc=$?
 if [ "$rc" -eq 0 ]; then
 	echo "pass guest:stat-capture" >>"$host"
@@ -119,7 +119,7 @@ fi
 step "boot: $(basename "$obj") with a cgroup v1 memory hierarchy: v1 memory.stat format [$(elapsed)]"
 rc=0
 "$TOP/scripts/run-guest.sh" --kernel "$obj/arch/x86/boot/bzImage" --out "$run/format-v1" \
-	--timeout 600 -- "$TOP/scripts/guest/capture-v1-stats.sh" "$run/format-v1/capture" \
+	--timeout 600 -- "$TOP/checks/guest/capture-v1-stats.sh" "$run/format-v1/capture" \
 	"$run/format-v1/odd-reads.txt" || rc=$?
 if [ "$rc" -eq 0 ]; then
 	echo "pass guest:stat-capture-v1" >>"$host"
@@ -128,7 +128,7 @@ else
 	echo "fail guest:stat-capture-v1(exit $rc, log: $run/format-v1/guest.log)" >>"$host"
 fi
 if [ -d "$run/format/capture" ]; then
-	"$TOP/scripts/check-stat-format.py" "$run/format/capture" --base "$TOP/tests/stat-format/base" \
+	"$TOP/checks/check-stat-format.py" "$run/format/capture" --base "$TOP/tests/stat-format/base" \
 		>"$run/format/check.txt" || true
 	cat "$run/format/check.txt" >>"$host"
 	info "$(grep -c '^pass' "$run/format/check.txt") format checks passed, $(grep -c '^fail' "$run/format/check.txt") failed"
@@ -148,7 +148,7 @@ if [ -f "$run/format-v1/dmesg.txt" ]; then
 	fi
 fi
 if [ -f "$run/format/dmesg.txt" ]; then
-	"$TOP/scripts/kunit-results.py" "$run/format/dmesg.txt" seq_buf kernfs >>"$host" || true
+	"$TOP/checks/kunit-results.py" "$run/format/dmesg.txt" seq_buf kernfs >>"$host" || true
 	if "$TOP/scripts/check-splats.py" "$run/format/dmesg.txt" >/dev/null; then
 		echo "pass guest:no-kernel-splats(format boot)" >>"$host"
 	else
@@ -157,14 +157,14 @@ if [ -f "$run/format/dmesg.txt" ]; then
 fi
 
 step "boot: $(basename "$obj") under ${CGSCALE_STRESS_SECONDS:-60} s of cgroup stress with readers of every stat file [$(elapsed)]"
-"$TOP/scripts/stress.sh" --kernel "$obj/arch/x86/boot/bzImage" --time "${CGSCALE_STRESS_SECONDS:-60}" \
+"$TOP/checks/stress.sh" --kernel "$obj/arch/x86/boot/bzImage" --time "${CGSCALE_STRESS_SECONDS:-60}" \
 	--out "$run/stress" >"$run/stress.log" 2>&1 || true
 grep -E '^(pass|fail) stress:' "$run/stress.log" >>"$host" ||
 	echo "fail stress:(no results; log: $run/stress.log)" >>"$host"
 grep -E '^ +\{' "$run/stress.log" || true
 
 step "bench: smoke run of every benchmark on the test kernel [$(elapsed)]"
-if "$TOP/scripts/bench.sh" --smoke --out "$run/bench-smoke" >"$run/bench-smoke.log" 2>&1; then
+if "$TOP/bench/bench.sh" --smoke --out "$run/bench-smoke" >"$run/bench-smoke.log" 2>&1; then
 	echo "pass bench:smoke" >>"$host"
 else
 	tail -n 5 "$run/bench-smoke.log"
@@ -175,10 +175,10 @@ fi
 # in a guest, says it has no PMU (TCG) and writes its rows, and that
 # host-compare.py reads them. Two perf bench benchmarks, tiny (about 30 s
 # with the boot on an idle 2-core host).
-step "boot: $(basename "$obj"): host-bench smoke (scripts/host-bench.sh --quick, bench/host/smoke.env) [$(elapsed)]"
+step "boot: $(basename "$obj"): host-bench smoke (hardware/host-bench.sh --quick, hardware/host-bench/smoke.env) [$(elapsed)]"
 rc=0
 "$TOP/scripts/run-guest.sh" --kernel "$obj/arch/x86/boot/bzImage" --out "$run/host-bench" \
-	--timeout 300 -- "$TOP/scripts/guest/host-bench-smoke.sh" "$run/host-bench" || rc=$?
+	--timeout 300 -- "$TOP/hardware/guest/host-bench-smoke.sh" "$run/host-bench" || rc=$?
 # the command's own exit status (run-guest.sh's is 3 for a splat, checked below)
 if [ "$(cat "$run/host-bench/status" 2>/dev/null)" = 0 ]; then
 	echo "pass host-bench:run" >>"$host"
@@ -186,7 +186,7 @@ else
 	tail -n 5 "$run/host-bench/guest.log" 2>/dev/null || true
 	echo "fail host-bench:run(run-guest.sh exit $rc, log: $run/host-bench/guest.log)" >>"$host"
 fi
-"$TOP/scripts/check-host-bench.py" "$run/host-bench/smoke.json" "$run/host-bench/guest.log" >>"$host" || true
+"$TOP/hardware/check-host-bench.py" "$run/host-bench/smoke.json" "$run/host-bench/guest.log" >>"$host" || true
 if [ -f "$run/host-bench/dmesg.txt" ] && "$TOP/scripts/check-splats.py" "$run/host-bench/dmesg.txt" >/dev/null; then
 	echo "pass guest:no-kernel-splats(host-bench boot)" >>"$host"
 else

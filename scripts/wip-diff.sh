@@ -4,7 +4,7 @@
 # the files they touch, taken from the work tree $SRC, and writes the
 # difference as one unified diff to OUT, one section per file. Applied and
 # reverted as a whole by scripts/build-kernel.sh --ablation, which the
-# kernel spec wip:NAME of scripts/bench.sh uses (see bench-kernels.py).
+# kernel spec wip:NAME of bench/bench.sh uses (see bench-kernels.py).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -14,7 +14,7 @@ usage: scripts/wip-diff.sh NAME OUT
 One diff for the work-in-progress patch set wip/NAME: apply its patches in
 name order to copies of the files they touch, taken from the work tree
 build/linux (or CGSCALE_SRC), and write the difference as one unified diff
-to OUT. scripts/bench.sh builds kernel spec wip:NAME with it.
+to OUT. bench/bench.sh builds kernel spec wip:NAME with it.
 EOF
 }
 only_operands "$@"

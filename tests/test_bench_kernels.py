@@ -1,4 +1,4 @@
-"""scripts/bench-kernels.py: a benchmark's two to four kernels
+"""bench/bin/bench-kernels.py: a benchmark's two to four kernels
 (bench/NAME/kernels), the default without the file, and clear errors for bad
 files."""
 import importlib.util
@@ -10,7 +10,7 @@ import sys
 import pytest
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-SCRIPT = TOP / "scripts" / "bench-kernels.py"
+SCRIPT = TOP / "bench" / "bin" / "bench-kernels.py"
 spec = importlib.util.spec_from_file_location("bench_kernels", SCRIPT)
 bk = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bk)
@@ -136,10 +136,10 @@ def test_five_kernels_refused(tmp_path, capsys):
 
 
 def boot_order(i, keys):
-    """scripts/bench.sh's boot_order I KEY..., taken from the script and run alone"""
-    text = (TOP / "scripts" / "bench.sh").read_text()
+    """bench/bench.sh's boot_order I KEY..., taken from the script and run alone"""
+    text = (TOP / "bench" / "bench.sh").read_text()
     m = re.search(r"^boot_order\(\) \{\n.*?^\}\n", text, re.M | re.S)
-    assert m, "no boot_order() in scripts/bench.sh"
+    assert m, "no boot_order() in bench/bench.sh"
     assert '"$(boot_order "$i" ' in text  # the boot loop uses it
     p = subprocess.run(["bash", "-c", "set -euo pipefail\n" + m.group(0) + 'boot_order "$@"',
                         "bash", str(i), *keys], capture_output=True, text=True)

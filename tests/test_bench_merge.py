@@ -1,4 +1,4 @@
-"""Tests for scripts/bench-merge.py: one benchmark's rows, report section and
+"""Tests for bench/bin/bench-merge.py: one benchmark's rows, report section and
 plots are replaced and the replacement is recorded; runs that differ in
 method or base config are refused."""
 import importlib.util
@@ -8,7 +8,7 @@ import pathlib
 import pytest
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-spec = importlib.util.spec_from_file_location("bench_merge", TOP / "scripts" / "bench-merge.py")
+spec = importlib.util.spec_from_file_location("bench_merge", TOP / "bench" / "bin" / "bench-merge.py")
 bench_merge = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench_merge)
 

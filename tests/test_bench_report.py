@@ -1,4 +1,4 @@
-"""scripts/bench-report.py on a synthetic run: medians, ratio, derived PSI
+"""bench/bin/bench-report.py on a synthetic run: medians, ratio, derived PSI
 overhead, significance, the Markdown naming the clock, and runs of three or
 four kernels (a row per compared pair, a column per kernel)."""
 import importlib.util
@@ -10,7 +10,7 @@ import sys
 import pytest
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-REPORT = TOP / "scripts" / "bench-report.py"
+REPORT = TOP / "bench" / "bin" / "bench-report.py"
 
 
 def write_run(tmp, values):
@@ -347,9 +347,9 @@ def test_four_kernels_each_against_the_reference_and_its_predecessor(tmp_path):
 
 
 def test_a_three_kernel_run_is_not_merged_into_latest(tmp_path):
-    """scripts/bench-merge.py refuses the rows of several pairs of kernels
+    """bench/bin/bench-merge.py refuses the rows of several pairs of kernels
     and says where such a run goes"""
-    spec = importlib.util.spec_from_file_location("bench_merge", TOP / "scripts" / "bench-merge.py")
+    spec = importlib.util.spec_from_file_location("bench_merge", TOP / "bench" / "bin" / "bench-merge.py")
     bench_merge = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench_merge)
     run, latest = tmp_path / "run", tmp_path / "latest"

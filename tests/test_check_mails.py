@@ -1,4 +1,4 @@
-"""scripts/check-mails.py on small synthetic mails: each check fails a bad
+"""submit/check-mails.py on small synthetic mails: each check fails a bad
 mail and passes a good one. Host-only: no b4, no kernel tree."""
 import importlib.util
 import pathlib
@@ -8,7 +8,7 @@ import sys
 import pytest
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-SCRIPT = TOP / "scripts" / "check-mails.py"
+SCRIPT = TOP / "submit" / "check-mails.py"
 spec = importlib.util.spec_from_file_location("check_mails", SCRIPT)
 cm = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cm)
@@ -32,7 +32,7 @@ def mail(body, subject="[PATCH 2/3] foo: make it cheaper", sender=SENDER, patch=
     if patch:
         text += (f"\nSigned-off-by: {sob}\n---\n foo.c | 2 +-\n 1 file changed, 1 insertion(+), "
                  "1 deletion(-)\n\ndiff --git a/foo.c b/foo.c\n--- a/foo.c\n+++ b/foo.c\n"
-                 "@@ -1 +1 @@\n-int foo;\n+int foo = 1; /* bench/ scripts/profile-open.sh " + TAG + " */\n")
+                 "@@ -1 +1 @@\n-int foo;\n+int foo = 1; /* bench/ bench/bin/profile-open.sh " + TAG + " */\n")
     text += "\n---\nbase-commit: 0123456789abcdef\nchange-id: 20261127-foo-1234\n\nBest regards,\n-- \n"
     text += f"{sender}\n"
     return text
@@ -60,7 +60,10 @@ def test_the_diff_and_the_footer_are_not_prose():
 
 
 @pytest.mark.parametrize("check, bad", [
-    ("harness", "Measured with scripts/profile-open.sh, 20,000 operations per mode."),
+    ("harness", "Measured with bench/bin/profile-open.sh, 20,000 operations per mode."),
+    ("harness", "Booted with scripts/run-guest.sh under TCG."),
+    ("harness", "Cross-checked by checks/heavy/check-crosscheck.sh."),
+    ("harness", "Timed on the host (hardware/host-bench.sh)."),
     ("harness", "The rows come from\nbench/latest/summary.json."),
     ("harness", "It was shown to fail with tests/breaks/seq_buf-no-nul.diff."),
     ("harness", "The log is in build/test-runs/latest."),
@@ -206,7 +209,7 @@ def test_patterns_are_one_commented_list():
 
 
 def test_placeholder_fails_unless_not_for_sending():
-    """a cover's @census paragraph (scripts/submission.py) must be filled in before sending"""
+    """a cover's @census paragraph (submit/submission.py) must be filled in before sending"""
     text = GOOD + "Merge it after part one.\n\n[@census PLACEHOLDER, not for sending: data.]\n"
     r = results(mail(text, subject="[PATCH 0/2] foo: cheaper", patch=False))
     assert r["placeholder"] and "@census" in r["placeholder"] and "NOT FOR SENDING" in r["placeholder"]

@@ -1,4 +1,4 @@
-"""scripts/check-mails.py's strict-parent checks on small synthetic mails:
+"""submit/check-mails.py's strict-parent checks on small synthetic mails:
 each (one-boot, separate-boots, parent-named, cover-ref, base-parent) fails
 a mail with the old wording of numbers that are not this patch against its
 parent in its own posting (docs/submission.md, "Numbers against their own
@@ -12,7 +12,7 @@ import sys
 import pytest
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-SCRIPT = TOP / "scripts" / "check-mails.py"
+SCRIPT = TOP / "submit" / "check-mails.py"
 spec = importlib.util.spec_from_file_location("check_mails", SCRIPT)
 cm = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cm)
@@ -147,7 +147,7 @@ def test_cover_ref_fails_a_mail_of_a_topic_without_a_cover_letter():
     r = results(bad, alone=True)
     assert r["cover-ref"] and '"see the cover letter"' in r["cover-ref"]
     assert "no cover letter" in r["cover-ref"]
-    assert "scripts/bench.sh --kernels 'p0=topic:foo:0 p1=topic:foo:1'" in r["cover-ref"]
+    assert "bench/bench.sh --kernels 'p0=topic:foo:0 p1=topic:foo:1'" in r["cover-ref"]
     others = {k: v for k, v in r.items() if k != "cover-ref" and v}
     assert not others, others
     # also in the cover text below the ---: there is no cover letter to see
@@ -175,7 +175,7 @@ def test_the_reason_names_the_phrase_and_what_to_run():
     r = results(mail(GOOD + "\nAgainst v7.3-rc7 with this patch and the parts of\n"
                      "this work before it, one boot per kernel.\n",
                      subject="[NOT FOR SENDING][PATCH RFC 3/4] foo: x"), topic="memcg")
-    want = ("scripts/bench.sh --kernels 'p2=topic:memcg:2 p3=topic:memcg:3' "
+    want = ("bench/bench.sh --kernels 'p2=topic:memcg:2 p3=topic:memcg:3' "
             '(docs/submission.md, "Numbers against their own parent")')
     assert '"v7.3-rc7 with this patch and the parts of this work"' in r["parent-named"]
     assert '"one boot per kernel"' in r["one-boot"]
@@ -223,7 +223,7 @@ def test_command_runs_the_strict_checks_unless_told_not_to(tmp_path):
     assert len(fails) == 2, fails
     assert ("fail mails:many/0002-foo.eml:separate-boots(body line 9: \"booted at different "
             "times\": kernels booted apart, not alternately in one run; measure this patch "
-            "against its parent in its own posting, with scripts/bench.sh --kernels "
+            "against its parent in its own posting, with bench/bench.sh --kernels "
             "'p1=topic:many:1 p2=topic:many:2' (docs/submission.md, \"Numbers against their "
             "own parent\"))") in lines
     assert any(l.startswith("fail mails:one/0001-bar.eml:cover-ref(body line 9: "

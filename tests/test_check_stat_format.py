@@ -1,11 +1,11 @@
-"""scripts/check-stat-format.py: the printf reference formatter and the
+"""checks/check-stat-format.py: the printf reference formatter and the
 shape comparison catch the ways a hand-written formatter goes wrong."""
 import pathlib
 import subprocess
 import sys
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-SCRIPT = TOP / "scripts" / "check-stat-format.py"
+SCRIPT = TOP / "checks" / "check-stat-format.py"
 
 GOOD = {
     "cap/memory.stat": b"anon 4096\nfile 0\nslab 18446744073709551615\n",

@@ -1,4 +1,4 @@
-"""Tests for scripts/compare-warnings.py: only warnings in the touched files
+"""Tests for checks/heavy/compare-warnings.py: only warnings in the touched files
 count, line numbers do not, and a warning is new only if the patched build
 has it more often than the base build."""
 import pathlib
@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-SCRIPT = TOP / "scripts" / "compare-warnings.py"
+SCRIPT = TOP / "checks" / "heavy" / "compare-warnings.py"
 
 BASE_LOG = """\
   CC      mm/memcontrol.o

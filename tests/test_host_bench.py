@@ -1,11 +1,11 @@
-"""scripts/host-bench.sh and scripts/host-compare.py without root, cgroups or
+"""hardware/host-bench.sh and hardware/host-compare.py without root, cgroups or
 a PMU: the refusals (each check, with a fake /proc and /sys under
 CGSCALE_HOST_ROOT and CGSCALE_HOST_UID for the uid), the dry run, the JSON
-file (the test benchmark "noop" through bench/host/measure.sh, with a fake
+file (the test benchmark "noop" through hardware/host-bench/measure.sh, with a fake
 perf that counts or says <not supported> as perf does under QEMU TCG), the
 comparison table with its significance mark, PSI overheads and missing
-metrics, and the plot; the test command's smoke (bench/host/smoke.env) and
-its result lines (scripts/check-host-bench.py)."""
+metrics, and the plot; the test command's smoke (hardware/host-bench/smoke.env) and
+its result lines (hardware/check-host-bench.py)."""
 import json
 import os
 import pathlib
@@ -16,9 +16,9 @@ import sys
 import pytest
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-HOST_BENCH = TOP / "scripts" / "host-bench.sh"
-COMPARE = TOP / "scripts" / "host-compare.py"
-MEASURE = TOP / "bench" / "host" / "measure.sh"
+HOST_BENCH = TOP / "hardware" / "host-bench.sh"
+COMPARE = TOP / "hardware" / "host-compare.py"
+MEASURE = TOP / "hardware" / "host-bench" / "measure.sh"
 NO_PMU = "cycles: not available (no PMU); wall clock only"
 TIMEOUT = 60
 
@@ -99,7 +99,7 @@ def run(args, tmp, root=None, uid=None, extra_env=None):
 
 def test_help_list_and_unknown_option(tmp_path):
     p = run(["--help"], tmp_path)
-    assert p.returncode == 0 and "usage: scripts/host-bench.sh" in p.stdout
+    assert p.returncode == 0 and "usage: hardware/host-bench.sh" in p.stdout
     p = run(["--list"], tmp_path)
     assert p.returncode == 0
     for b in ("sched-pipe", "sched-messaging", "psi-wake", "kernfs", "rstat-update",
@@ -162,7 +162,7 @@ def test_without_perf_the_other_benchmarks_run_wall_clock_only(tmp_path):
 
 REFUSALS = {
     "root": ({}, {"uid": 1000}, ["kernfs"],
-             ["refused (root): not root (uid 1000)", "sudo scripts/host-bench.sh"]),
+             ["refused (root): not root (uid 1000)", "sudo hardware/host-bench.sh"]),
     "cgroup2": ({"cgroup_fs": "tmpfs"}, {}, ["kernfs"],
                 ["refused (cgroup2): no cgroup2 at /sys/fs/cgroup (mounted there: tmpfs)",
                  "systemd.unified_cgroup_hierarchy=1"]),
@@ -314,7 +314,7 @@ def test_no_pmu_rows_and_table(tmp_path):
 
 
 def test_measure_rules_and_perf_bench_text(tmp_path):
-    """bench/host/measure.sh: ops of a guest.sh program from its arguments,
+    """hardware/host-bench/measure.sh: ops of a guest.sh program from its arguments,
     and one row from perf bench's text."""
     perf = fake_perf(tmp_path)
     bindir = tmp_path / "bin"
@@ -470,13 +470,13 @@ def test_compare_errors(tmp_path):
     assert p.returncode == 1 and "has no rows" in p.stderr
 
 
-# --- the test command's smoke: bench/host/smoke.env, scripts/check-host-bench.py -----
+# --- the test command's smoke: hardware/host-bench/smoke.env, hardware/check-host-bench.py -----
 
-CHECK = TOP / "scripts" / "check-host-bench.py"
+CHECK = TOP / "hardware" / "check-host-bench.py"
 
 
 def smoke_benches():
-    p = subprocess.run(["bash", "-c", f'set -a; . "{TOP}/bench/host/smoke.env"; echo "$HB_SMOKE_BENCHES"'],
+    p = subprocess.run(["bash", "-c", f'set -a; . "{TOP}/hardware/host-bench/smoke.env"; echo "$HB_SMOKE_BENCHES"'],
                        capture_output=True, text=True, env={"PATH": os.environ["PATH"]})
     assert p.returncode == 0, p.stderr
     return p.stdout.split()
@@ -488,7 +488,7 @@ def test_smoke_env_plans_a_run_without_a_compiler(tmp_path):
     benches = smoke_benches()
     assert benches
     env = {}
-    p = subprocess.run(["bash", "-c", f'set -a; . "{TOP}/bench/host/smoke.env"; env'],
+    p = subprocess.run(["bash", "-c", f'set -a; . "{TOP}/hardware/host-bench/smoke.env"; env'],
                        capture_output=True, text=True, env={"PATH": os.environ["PATH"]})
     for line in p.stdout.splitlines():
         k, _, v = line.partition("=")
@@ -570,16 +570,16 @@ def test_check_host_bench_failures(tmp_path):
 # --- the sources ------------------------------------------------------------------------
 
 def test_shell_syntax():
-    for s in (HOST_BENCH, TOP / "scripts" / "package-kernels.sh", *sorted((TOP / "bench" / "host").glob("*.sh"))):
+    for s in (HOST_BENCH, TOP / "hardware" / "package-kernels.sh", *sorted((TOP / "hardware" / "host-bench").glob("*.sh"))):
         p = subprocess.run(["bash", "-n", str(s)], capture_output=True, text=True)
         assert p.returncode == 0, f"{s}: {p.stderr}"
 
 
 @pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler")
-@pytest.mark.parametrize("src", ["host/kernfs.c", "host/faultloop.c", "host/hostscrape.c"])
+@pytest.mark.parametrize("src", ["hardware/host-bench/kernfs.c", "hardware/host-bench/faultloop.c", "hardware/host-bench/hostscrape.c"])
 def test_programs_compile(src, tmp_path):
     """hostscrape.c includes bench/fleet-scrape/fleetscrape.c: a change there must keep it building."""
     p = subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-pthread", "-I", str(TOP / "bench" / "include"),
-                        "-o", str(tmp_path / "prog"), str(TOP / "bench" / src)],
+                        "-o", str(tmp_path / "prog"), str(TOP / src)],
                        capture_output=True, text=True, timeout=TIMEOUT)
     assert p.returncode == 0, p.stderr

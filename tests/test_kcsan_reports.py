@@ -1,5 +1,5 @@
-"""Tests of scripts/kcsan-reports.py (the KCSAN report grouping and the rule
-of scripts/check-kcsan.sh) on synthetic dmesg excerpts.
+"""Tests of checks/heavy/kcsan-reports.py (the KCSAN report grouping and the rule
+of checks/heavy/check-kcsan.sh) on synthetic dmesg excerpts.
 
 The excerpts follow what print_report() of kernel/kcsan/report.c (v7.3)
 prints: a ruler, "BUG: KCSAN: data-race in A / B" (the two first frames'
@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-SCRIPT = TOP / "scripts" / "kcsan-reports.py"
+SCRIPT = TOP / "checks" / "heavy" / "kcsan-reports.py"
 
 spec = importlib.util.spec_from_file_location("kcsan_reports", SCRIPT)
 kr = importlib.util.module_from_spec(spec)

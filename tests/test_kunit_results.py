@@ -1,10 +1,10 @@
-"""scripts/kunit-results.py: KTAP from a boot log to result lines."""
+"""checks/kunit-results.py: KTAP from a boot log to result lines."""
 import pathlib
 import subprocess
 import sys
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-SCRIPT = TOP / "scripts" / "kunit-results.py"
+SCRIPT = TOP / "checks" / "kunit-results.py"
 
 DMESG = """\
 [    0.912345] KTAP version 1

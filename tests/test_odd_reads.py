@@ -1,11 +1,11 @@
-"""Tests for scripts/guest/odd-reads.py: a stable file passes byte for byte,
+"""Tests for checks/guest/odd-reads.py: a stable file passes byte for byte,
 a reader that doubles, drops or garbles bytes in one of the odd ways fails,
 and a file whose values keep changing is compared by shape and says so."""
 import importlib.util
 import pathlib
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-SCRIPT = TOP / "scripts" / "guest" / "odd-reads.py"
+SCRIPT = TOP / "checks" / "guest" / "odd-reads.py"
 
 spec = importlib.util.spec_from_file_location("odd_reads", SCRIPT)
 odd_reads = importlib.util.module_from_spec(spec)

@@ -8,15 +8,14 @@ machine: the test command of 2026-11-27 failed once that way
 a here-string, a file argument, or "grep ... >/dev/null", which reads all
 of its input.
 """
-import pathlib
 import re
 
-TOP = pathlib.Path(__file__).resolve().parent.parent
+from layout import TOP, shell_scripts  # noqa: E402
 PIPE_GREP_Q = re.compile(r"\|\s*grep\s+(?:-[A-Za-z]*q[A-Za-z]*|--quiet)\b")
 
 
 def scripts_with_pipefail():
-    for path in sorted((TOP / "scripts").rglob("*.sh")):
+    for path in shell_scripts():
         text = path.read_text()
         if "pipefail" in text:
             yield path, text

@@ -1,4 +1,4 @@
-"""Tests for scripts/profile-insns.py: trace lines of QEMU's "-d exec" map to
+"""Tests for bench/bin/profile-insns.py: trace lines of QEMU's "-d exec" map to
 the vmlinux functions that hold their pc (via nm), and diff divides the
 difference of two profiles by the rounds."""
 import importlib.util
@@ -6,7 +6,7 @@ import json
 import pathlib
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-spec = importlib.util.spec_from_file_location("profile_insns", TOP / "scripts" / "profile-insns.py")
+spec = importlib.util.spec_from_file_location("profile_insns", TOP / "bench" / "bin" / "profile-insns.py")
 pi = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(pi)
 

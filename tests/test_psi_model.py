@@ -1,4 +1,4 @@
-"""scripts/check-psi-model.sh: the differential PSI model of tests/psi-model
+"""checks/heavy/check-psi-model.sh: the differential PSI model of tests/psi-model
 on the series (build/linux) in a few seconds: a short random campaign (the
 regression traces replayed, the directed chain case, a few trees, no
 mismatch), one break of
@@ -21,7 +21,7 @@ import subprocess
 import pytest
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-SCRIPT = TOP / "scripts" / "check-psi-model.sh"
+SCRIPT = TOP / "checks" / "heavy" / "check-psi-model.sh"
 SERIES = TOP / "build" / "linux"
 WIP = TOP / "build" / "linux-wip"
 BASE = TOP / "build" / "base" / "linux-source-7.3"

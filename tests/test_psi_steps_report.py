@@ -1,4 +1,4 @@
-"""Tests for scripts/psi-steps-report.py: per-iteration overhead (psi=1 minus
+"""Tests for bench/bin/psi-steps-report.py: per-iteration overhead (psi=1 minus
 psi=0), each step's effect against the step before, only the steps in
 steps.list, and the changelog paragraph of one step."""
 import json
@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-SCRIPT = TOP / "scripts" / "psi-steps-report.py"
+SCRIPT = TOP / "bench" / "bin" / "psi-steps-report.py"
 
 
 def write_step(run, step, on, off, subject="x"):

@@ -1,4 +1,4 @@
-"""Every script of scripts/ and scripts/guest/ answers -h/--help with its
+"""Every script of the command folders (tests/layout.py) answers -h/--help with its
 usage (stdout, exit 0) and refuses an unknown option with its usage on
 stderr and exit 2, before it does anything.
 
@@ -15,7 +15,8 @@ import subprocess
 import pytest
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-SCRIPTS = TOP / "scripts"
+from layout import command_files  # noqa: E402
+
 UNKNOWN = "--no-such-option-cgscale"
 TIMEOUT = 20
 
@@ -29,12 +30,7 @@ EXCLUDED = {
 
 
 def scripts():
-    found = []
-    for d in (SCRIPTS, SCRIPTS / "guest"):
-        for p in sorted(d.iterdir()):
-            if p.is_file() and os.access(p, os.X_OK) and p.name not in EXCLUDED:
-                found.append(p)
-    return found
+    return [p for p in command_files() if os.access(p, os.X_OK) and p.name not in EXCLUDED]
 
 
 SCRIPT_LIST = scripts()
@@ -54,13 +50,16 @@ def has_usage(text):
 
 
 def test_walk_finds_the_scripts():
-    names = {p.relative_to(SCRIPTS).as_posix() for p in SCRIPT_LIST}
-    for want in ("run-guest.sh", "test.sh", "check-splats.py", "guest/exec.sh",
-                 "guest/odd-reads.py", "prepare-submission.sh", "submission.py",
-                 "guest/run-selftests.sh", "guest/setup-test-env.sh", "build-selftests.sh",
-                 "prove-selftests.sh", "summarize-selftests.py", "kunit-results.py"):
+    names = {p.relative_to(TOP).as_posix() for p in SCRIPT_LIST}
+    for want in ("scripts/run-guest.sh", "scripts/test.sh", "scripts/check-splats.py",
+                 "scripts/guest/exec.sh", "checks/guest/odd-reads.py",
+                 "submit/prepare-submission.sh", "submit/submission.py",
+                 "scripts/guest/run-selftests.sh", "scripts/guest/setup-test-env.sh",
+                 "scripts/build-selftests.sh", "checks/heavy/prove-selftests.sh",
+                 "scripts/summarize-selftests.py", "checks/kunit-results.py",
+                 "bench/bench.sh", "hardware/host-bench.sh"):
         assert want in names
-    assert not names & set(EXCLUDED)
+    assert not {pathlib.PurePath(n).name for n in names} & set(EXCLUDED)
 
 
 @pytest.fixture
@@ -70,7 +69,7 @@ def build(tmp_path):
     return d
 
 
-@pytest.mark.parametrize("script", SCRIPT_LIST, ids=lambda p: p.relative_to(SCRIPTS).as_posix())
+@pytest.mark.parametrize("script", SCRIPT_LIST, ids=lambda p: p.relative_to(TOP).as_posix())
 @pytest.mark.parametrize("arg", ["--help", "-h"])
 def test_help(script, arg, build):
     p = run(script, arg, build)
@@ -79,7 +78,7 @@ def test_help(script, arg, build):
     assert not any(build.iterdir()), f"{script.name} {arg} wrote {sorted(build.iterdir())}"
 
 
-@pytest.mark.parametrize("script", SCRIPT_LIST, ids=lambda p: p.relative_to(SCRIPTS).as_posix())
+@pytest.mark.parametrize("script", SCRIPT_LIST, ids=lambda p: p.relative_to(TOP).as_posix())
 def test_unknown_option(script, build):
     p = run(script, UNKNOWN, build)
     assert p.returncode == 2, f"{script.name} {UNKNOWN}: exit {p.returncode}\n{p.stdout}{p.stderr}"

@@ -1,4 +1,4 @@
-"""Tests for scripts/guest/stress-reader.py: well-formed files of each format
+"""Tests for checks/guest/stress-reader.py: well-formed files of each format
 pass, and a NUL, an unparsable line or a PSI total or cpu.stat usage that goes
 back fails. Counters are keyed by inode: a new group under an old name starts
 from zero. A full run over a fake cgroup tree counts its reads."""
@@ -7,7 +7,7 @@ import json
 import pathlib
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-SCRIPT = TOP / "scripts" / "guest" / "stress-reader.py"
+SCRIPT = TOP / "checks" / "guest" / "stress-reader.py"
 
 spec = importlib.util.spec_from_file_location("stress_reader", SCRIPT)
 reader = importlib.util.module_from_spec(spec)

@@ -1,6 +1,6 @@
 """Patches not for merging (the "extra" lines of submit/topics): the map
-parses them, scripts/submission.py makes each a reply to its topic's cover,
-and scripts/check-mails.py checks that reply. Host-only: no b4, no kernel
+parses them, submit/submission.py makes each a reply to its topic's cover,
+and submit/check-mails.py checks that reply. Host-only: no b4, no kernel
 tree. The psi-mirror posting's cross-check is the one such patch; the
 repository's copy of it must be postable as it stands."""
 import importlib.util
@@ -21,8 +21,8 @@ def _load(name, path):
     return mod
 
 
-sub = _load("submission", TOP / "scripts" / "submission.py")
-cm = _load("check_mails", TOP / "scripts" / "check-mails.py")
+sub = _load("submission", TOP / "submit" / "submission.py")
+cm = _load("check_mails", TOP / "submit" / "check-mails.py")
 
 SENDER = "Jane Doe <jane@kernel.org>"
 COVER_ID = "<20261128-psi-mirror-v1-0-87ab54db65ef@kernel.org>"
@@ -161,5 +161,5 @@ def test_the_posted_cross_check_does_not_name_the_project():
 
 
 def test_check_crosscheck_counts_the_posted_prefix():
-    text = (TOP / "scripts/check-crosscheck.sh").read_text()
+    text = (TOP / "checks/heavy/check-crosscheck.sh").read_text()
     assert "psi cross-check:" in text and "cgscale cross-check" in text

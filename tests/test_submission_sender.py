@@ -1,7 +1,7 @@
-"""The sender of the per-tree postings (scripts/submission.py sender/rewrite,
-scripts/prepare-submission.sh --from / --use-git-identity / NOT FOR SENDING).
+"""The sender of the per-tree postings (submit/submission.py sender/rewrite,
+submit/prepare-submission.sh --from / --use-git-identity / NOT FOR SENDING).
 
-The end-to-end tests run scripts/prepare-submission.sh on a synthetic
+The end-to-end tests run submit/prepare-submission.sh on a synthetic
 project (three patches, two topics) and a synthetic kernel tree whose
 checkpatch.pl and get_maintainer.pl are stubs, with b4 from build/venv:
 no kernel tree, no network, a few seconds per run."""
@@ -16,14 +16,14 @@ import sys
 import pytest
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-spec = importlib.util.spec_from_file_location("submission", TOP / "scripts" / "submission.py")
+spec = importlib.util.spec_from_file_location("submission", TOP / "submit" / "submission.py")
 sub = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sub)
-spec = importlib.util.spec_from_file_location("check_mails", TOP / "scripts" / "check-mails.py")
+spec = importlib.util.spec_from_file_location("check_mails", TOP / "submit" / "check-mails.py")
 cm = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cm)
 
-PREPARE = TOP / "scripts" / "prepare-submission.sh"
+PREPARE = TOP / "submit" / "prepare-submission.sh"
 B4 = TOP / "build" / "venv" / "bin" / "b4"
 P_NAME, P_ADDR = "Seed 0 maintainers", "maintainers@users.noreply.seed-0.example"
 PLACEHOLDER = f"{P_NAME} <{P_ADDR}>"
@@ -106,7 +106,7 @@ def test_placeholder_of_the_series():
 
 
 def test_rewrite_of_the_series(tmp_path):
-    p = subprocess.run([sys.executable, TOP / "scripts" / "submission.py", "rewrite", JANE, tmp_path],
+    p = subprocess.run([sys.executable, TOP / "submit" / "submission.py", "rewrite", JANE, tmp_path],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     ser = sub.series()
@@ -241,7 +241,7 @@ def project(tmp_path_factory):
 
 def run_prepare(project, *args):
     proj, out, env = project
-    p = subprocess.run([str(proj / "scripts" / "prepare-submission.sh"), *args],
+    p = subprocess.run([str(proj / "submit" / "prepare-submission.sh"), *args],
                        capture_output=True, text=True, env=env, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr
     mails = {f"{d.name}/{f.name}": f.read_text() for d in sorted(out.iterdir()) if d.is_dir()

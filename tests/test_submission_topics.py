@@ -1,5 +1,5 @@
 """The topic map submit/topics against the series in patches/, and the
-per-topic cover letters (scripts/submission.py). Needs neither b4 nor a
+per-topic cover letters (submit/submission.py). Needs neither b4 nor a
 network: only the files of the repository."""
 import importlib.util
 import json
@@ -8,7 +8,7 @@ import re
 import pytest
 
 TOP = pathlib.Path(__file__).resolve().parent.parent
-spec = importlib.util.spec_from_file_location("submission", TOP / "scripts" / "submission.py")
+spec = importlib.util.spec_from_file_location("submission", TOP / "submit" / "submission.py")
 sub = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sub)
 
@@ -261,7 +261,7 @@ def test_map_cc_lines_are_checked(tmp_path):
 def test_submission_py_help_and_unknown_option():
     import subprocess
     import sys
-    script = TOP / "scripts" / "submission.py"
+    script = TOP / "submit" / "submission.py"
     p = subprocess.run([sys.executable, script, "--help"], capture_output=True, text=True)
     assert p.returncode == 0 and "usage:" in p.stdout
     p = subprocess.run([sys.executable, script, "--bogus"], capture_output=True, text=True)

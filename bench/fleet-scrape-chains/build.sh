@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fleet-scrape-chains, host side build (called by scripts/bench.sh instead
+# fleet-scrape-chains, host side build (called by bench/bench.sh instead
 # of its plain gcc step):  build.sh OUTDIR VMLINUX
 # OUTDIR/fleetscrape from bench/fleet-scrape/fleetscrape.c, as bench.sh
 # would build it there (no BPF program: this benchmark scrapes text files

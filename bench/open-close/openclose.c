@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * openclose: cost of opening and closing a cgroup file (the open-close
- * benchmark, bench/open-close/guest.sh, and scripts/profile-open.sh).
+ * benchmark, bench/open-close/guest.sh, and bench/bin/profile-open.sh).
  *
  *   openclose MODE DIR FILE N [BATCH]
  *

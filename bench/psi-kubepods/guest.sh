@@ -4,7 +4,7 @@
 # 2 QoS classes x KUBE_PODS pods x KUBE_CONTAINERS containers, request/
 # response pairs and batch jobs, three periodic services beside them),
 # with PSI on and off (the boot variants). The same workload in
-# scripts/psi-census.sh --series counts how many of the walked groups
+# bench/bin/psi-census.sh --series counts how many of the walked groups
 # mirror there. Then the same tree with one pod of two containers a
 # class, a sparse node.
 set -o pipefail

@@ -19,7 +19,7 @@ done
 for d in ${PSI_APART_DEPTHS:-1 8 16}; do
 	"$bin/pingpong" /sys/fs/cgroup "$d" "${PSI_ROUNDS:-20000}" apart || exit 1
 done
-# scripts/bench-psi-steps.sh builds the ping-pong alone
+# bench/bin/bench-psi-steps.sh builds the ping-pong alone
 if [ -x "$bin/chainread" ]; then
 	for d in ${PSI_READ_DEPTHS:-1 8 16}; do
 		"$bin/chainread" /sys/fs/cgroup "$d" "${PSI_READS:-2000}" || exit 1

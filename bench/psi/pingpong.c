@@ -28,7 +28,7 @@
  *
  * With PSI_MARK=FILE in the environment it reads FILE (a pressure file)
  * right before and right after the timed rounds: the reads show in a
- * kernel instruction trace (scripts/profile-insns.sh --between psi_cpu_show)
+ * kernel instruction trace (bench/bin/profile-insns.sh --between psi_cpu_show)
  * where the rounds begin and end.
  */
 #define _GNU_SOURCE

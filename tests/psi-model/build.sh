@@ -7,7 +7,7 @@
 # reference universe R from BASE_PSI_C (the base's); both are compiled
 # with the enums and struct psi_group_cpu of PSI_TYPES_H (the tree's
 # include/linux/psi_types.h). Generated sources and objects go to OUT/gen.
-# scripts/check-psi-model.sh runs it; see README.
+# checks/heavy/check-psi-model.sh runs it; see README.
 set -e
 [ $# -eq 4 ] || { echo "usage: $0 OUT PSI_C PSI_TYPES_H BASE_PSI_C" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
