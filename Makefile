@@ -1,5 +1,5 @@
-# cgscale: see README.md. Every target is a script in scripts/.
-.PHONY: run test deps base worktree export build selftests check pytest submit clean-tests
+# cgscale: see README.md ("Layout"). Every target is one script.
+.PHONY: run test deps base worktree export build selftests check pytest submit bench help
 SHELL := /bin/bash
 
 run:            ## build, boot, demo hierarchy, the series' selftests, summary
@@ -24,3 +24,7 @@ pytest:         ## the harness's own unit tests
 	python3 -m pytest -q tests
 submit:         ## per-maintainer-tree mails with b4 under build/submit/ (nothing is sent)
 	submit/prepare-submission.sh
+bench:          ## the A/B benchmarks, all or BENCH=NAME (outside CI: docs/benchmarks.md)
+	bench/bench.sh $(BENCH)
+help:           ## this list
+	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/'

@@ -45,8 +45,8 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 usage: bench/bench.sh [--smoke] [--iterations N] [--out DIR] [--no-build]
-                        [--variants NAME,NAME...]
-                        [--kernels 'K=SPEC K=SPEC [K=SPEC...]'] [BENCH...]
+                      [--variants NAME,NAME...]
+                      [--kernels 'K=SPEC K=SPEC [K=SPEC...]'] [BENCH...]
 A/B benchmarks (default: all of bench/*/guest.sh); each benchmark compares
 the two to four kernels of bench/BENCH/kernels (default "base=base
 patched=patched"), the first the reference, boots interleaved.

@@ -23,7 +23,7 @@ kernel=$BUILD/obj/patched-test/arch/x86/boot/bzImage
 usage() {
 	cat <<'EOF'
 usage: checks/stress.sh [--kernel BZIMAGE] [--time SECONDS] [--out DIR]
-                         [--cpus N] [--mttcg]
+                        [--cpus N] [--mttcg]
 A stress run: boot BZIMAGE (default: the patched test kernel) with N vCPUs
 (default 2) and for SECONDS (default 60) load a cgroup hierarchy
 (stress-ng, cgroup churn, cgroup.pressure toggles, a PSI trigger) while

@@ -39,8 +39,8 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 usage: hardware/host-bench.sh [--label NAME] [--runs N] [--repeat R] [--out FILE]
-                             [--max-load X] [--cpu N] [--perf PATH] [--quick]
-                             [--dry-run] [--list] [BENCH...]
+                              [--max-load X] [--cpu N] [--perf PATH] [--quick]
+                              [--dry-run] [--list] [BENCH...]
 The series' benchmarks on the running kernel, as root, on a real machine
 booted into the base or the series kernel (docs/hardware.md): JSON rows
 like the emulator's, wall-clock ns always, and per-op cycles and

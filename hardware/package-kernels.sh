@@ -33,7 +33,7 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 usage: hardware/package-kernels.sh [--config FILE] [--localmodconfig]
-                                  [--only base|series] [--out DIR]
+                                   [--only base|series] [--out DIR]
 Debian packages (make bindeb-pkg) of the base and of the series, from one
 config, named by LOCALVERSION -cgscale-base and -cgscale-series, to install
 side by side on a real machine (docs/hardware.md).

@@ -55,7 +55,7 @@ def test_missing_suite_fails(tmp_path):
 
 
 # The format boot of a kernel with CONFIG_KERNFS_KUNIT_TEST=y (shape of
-# wip/tests' run: kernfs first, then seq_buf, in one KTAP document).
+# 9272917:wip/tests' run: kernfs first, then seq_buf, in one KTAP document).
 DMESG_KERNFS = """\
 [    4.056735] KTAP version 1
 [    4.056776] 1..2

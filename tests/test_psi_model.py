@@ -4,9 +4,7 @@ regression traces replayed, the directed chain case, a few trees, no
 mismatch), one break of
 tests/psi-model/breaks caught, and a change that breaks nothing reported as
 not caught, with exit 1. Also that every break diff applies to the psi.c
-it was made for: tests/psi-model/breaks to the series',
-wip/mirror-carry/model-breaks to build/linux-wip's (the series plus the
-carry).
+it was made for: tests/psi-model/breaks to the series'.
 
 Skipped without the series work tree or the unpacked base tree (the model
 extracts its code from both): scripts/make-worktree.sh and
@@ -23,10 +21,8 @@ import pytest
 TOP = pathlib.Path(__file__).resolve().parent.parent
 SCRIPT = TOP / "checks" / "heavy" / "check-psi-model.sh"
 SERIES = TOP / "build" / "linux"
-WIP = TOP / "build" / "linux-wip"
 BASE = TOP / "build" / "base" / "linux-source-7.3"
 BREAKS = TOP / "tests" / "psi-model" / "breaks"
-CARRY_BREAKS = TOP / "wip" / "mirror-carry" / "model-breaks"
 PSI_C = pathlib.Path("kernel/sched/psi.c")
 TIMEOUT = 300
 
@@ -84,11 +80,8 @@ def test_a_harmless_change_is_not_caught(tmp_path):
     assert lines[-1].startswith("fail psi-model: break comment not caught in 5 trees"), lines
 
 
-@pytest.mark.parametrize("breaks,tree", [(BREAKS, SERIES), (CARRY_BREAKS, WIP)],
-                         ids=["series", "carry"])
-def test_break_diffs_apply(tmp_path, breaks, tree):
-    if not (tree / PSI_C).exists():
-        pytest.skip(f"no {tree.relative_to(TOP)}")
+def test_break_diffs_apply(tmp_path):
+    breaks, tree = BREAKS, SERIES
     diffs = sorted(breaks.glob("*.diff"))
     assert diffs
     for d in diffs:

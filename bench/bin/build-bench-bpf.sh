@@ -14,7 +14,7 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 usage: bench/bin/build-bench-bpf.sh OUTDIR VMLINUX NAME.bpf.c PROG.c
-                                  [INCLUDE-DIR...]
+                                    [INCLUDE-DIR...]
 Build one BPF guest program of the bench suite (a benchmark's build.sh calls
 it): NAME.bpf.c with clang (CO-RE, vmlinux.h from the BTF of VMLINUX), its
 skeleton NAME.skel.h, and the static program OUTDIR/PROG linked with

@@ -28,8 +28,8 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 usage: bench/bin/profile-insns.sh --kernel BZIMAGE --vmlinux VMLINUX
-                                --funcs REGEX --out DIR [--between FUNC]
-                                [--append KERNEL_ARG]... -- CMD...
+                                  --funcs REGEX --out DIR [--between FUNC]
+                                  [--append KERNEL_ARG]... -- CMD...
 Count the guest kernel's instructions per function while CMD runs: boot
 BZIMAGE under TCG with the icount clock and QEMU's instruction trace
 restricted to the functions of VMLINUX matching the extended regex REGEX,

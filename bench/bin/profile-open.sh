@@ -25,7 +25,7 @@ ops=20000 pops=100000 out=
 usage() {
 	cat <<'EOF'
 usage: bench/bin/profile-open.sh [--kernel BZIMAGE] [--ops N] [--prof-ops N]
-                               [--out DIR] [FILE...]
+                                 [--out DIR] [FILE...]
 Where the instructions of opening and closing a cgroup file go: boot
 BZIMAGE (default: the patched bench kernel) with the icount clock, time
 each open/close mode of bench/open-close/openclose.c on each FILE (default:

@@ -23,7 +23,7 @@ reads=20000 out=
 usage() {
 	cat <<'EOF'
 usage: bench/bin/profile-read.sh [--kernel BZIMAGE] [--reads N] [--out DIR]
-                               FILE...
+                                 FILE...
 Where the instructions of a stat file read go: boot BZIMAGE (default: the
 patched bench kernel) with the icount clock, set up the stat-read
 benchmark's cgroup and run "perf record -e cpu-clock" over N reads

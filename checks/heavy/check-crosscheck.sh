@@ -39,7 +39,7 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 usage: checks/heavy/check-crosscheck.sh [--stress SECONDS] [--break NAME]
-                                   [--shadow DIFF] [--config CONFIG]
+                                        [--shadow DIFF] [--config CONFIG]
 The value-level cross-checks: build config test with the harness diffs of
 tests/crosscheck (stat-printf.diff, psi-shadow.diff) into
 build/obj/xcheck-test, boot it for the stat capture with the odd reads,

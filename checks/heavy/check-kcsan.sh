@@ -43,7 +43,7 @@
 # compares it with the other kernel's last reports.json. "base" alone needs
 # the series' selftests built in build/obj/patched-test-kcsan.
 #
-# Not part of the test command; docs/testing.md, "Heavy checks", gives its
+# Not part of the test command; docs/heavy-checks.md gives its
 # cost. Logs and results under build/kcsan/; prints "pass|fail kcsan:..."
 # lines and exits 1 if anything failed.
 set -euo pipefail

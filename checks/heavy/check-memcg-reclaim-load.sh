@@ -26,7 +26,7 @@ set -euo pipefail
 usage() {
 	cat <<'EOF2'
 usage: checks/heavy/check-memcg-reclaim-load.sh [--runs N] [--hogs N]
-                                           [--ksft DIR --tag NAME] KERNEL...
+                                                [--ksft DIR --tag NAME] KERNEL...
 Boot each kernel build/obj/KERNEL with N CPU hogs on the host (default 2)
 and run test_memcontrol RUNS times (default 5) in it; print how often
 test_memcg_reclaim failed. --ksft: the selftest directory to use for every

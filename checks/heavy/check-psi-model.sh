@@ -13,7 +13,7 @@
 #                      [--breaks [DIR]] [--out DIR]
 #
 # --breaks also applies each break diff of tests/psi-model/breaks (or of
-# DIR, e.g. wip/mirror-carry/model-breaks with --tree build/linux-wip) to a
+# DIR, e.g. a wip/ topic's model breaks with --tree on its work tree) to a
 # copy of the tree's psi.c, builds it and runs random trees until the model
 # fails, up to N trees: every break must be caught.
 # Results in build/psi-model/TREENAME/ (or --out); prints "pass psi-model:
@@ -25,7 +25,7 @@ set -euo pipefail
 usage() {
 	cat <<'EOF'
 usage: checks/heavy/check-psi-model.sh [--tree DIR] [--trees N] [--seed S]
-                                  [--events N] [--breaks [DIR]] [--out DIR]
+                                       [--events N] [--breaks [DIR]] [--out DIR]
 The differential PSI model of tests/psi-model (userspace, no kernel build):
 the mirror accounting of the tree's kernel/sched/psi.c against the base's
 plain accounting, compared after every event. Replays the regression
