@@ -10,7 +10,7 @@ TOP = pathlib.Path(__file__).resolve().parent.parent
 COMMAND_DIRS = [
     "scripts", "scripts/guest",
     "checks", "checks/guest", "checks/heavy", "checks/heavy/guest",
-    "bench", "bench/bin", "bench/bin/guest",
+    "bench", "bench/bin", "bench/bin/guest", "bench/native",
     "hardware", "hardware/guest",
     "submit",
 ]

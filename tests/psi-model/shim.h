@@ -16,7 +16,10 @@
 
 #define NCPU 2
 #define CONFIG_CGROUPS 1
+/* the invariant checks of CONFIG_DEBUG_MISC; bench/native builds with 0 */
+#ifndef CONFIG_DEBUG_MISC
 #define CONFIG_DEBUG_MISC 1
+#endif
 #define CONFIG_IRQ_TIME_ACCOUNTING 1
 #define IS_ENABLED(x) (x)
 #define ____cacheline_aligned_in_smp
