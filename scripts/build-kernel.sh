@@ -30,11 +30,14 @@ from SRC (default: the work tree build/linux) into build/obj/NAME-CONFIG
                    recorded in OBJ/.ablation
   --seed NAME      a missing object directory starts as a copy of
                    build/obj/NAME-CONFIG
+  --target T       make T instead of bzImage (repeatable), e.g. objects
+                   such as kernel/sched/build_utility.o
 EOF
 }
 withs=()
 ablation=
 seed=
+targets=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) usage; exit 0 ;;
@@ -45,6 +48,8 @@ while [ $# -gt 0 ]; do
 		ablation=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
 	--seed) [ -n "${2:-}" ] || die "build-kernel.sh: --seed needs a build name (e.g. base)"
 		seed=$2; shift 2 ;;
+	--target) [ -n "${2:-}" ] || die "build-kernel.sh: --target needs a make target (e.g. lib/seq_buf.o)"
+		targets+=("$2"); shift 2 ;;
 	-*) usage_error "unknown option '$1'" ;;
 	*) break ;;
 	esac
@@ -184,12 +189,17 @@ if [ -n "$ablation" ]; then
 else
 	rm -f "$obj/.ablation"
 fi
-step "building $name-$cfg in $obj (make -j$jobs, log: $log)"
+[ ${#targets[@]} -gt 0 ] || targets=(bzImage)
+step "building $name-$cfg in $obj (make -j$jobs ${targets[*]}, log: $log)"
 start=$(date +%s)
-if ! "${kmake[@]}" bzImage >"$log" 2>&1; then
+if ! "${kmake[@]}" "${targets[@]}" >"$log" 2>&1; then
 	grep -E 'error|Error' "$log" | head -n 20 >&2
 	die "building $name-$cfg failed; log: $log"
 fi
 secs=$(($(date +%s) - start))
-echo "$secs" >"$obj/.build-seconds"
-info "built $obj/arch/x86/boot/bzImage in $((secs / 60))m$((secs % 60))s"
+if [ "${targets[*]}" = bzImage ]; then
+	echo "$secs" >"$obj/.build-seconds"
+	info "built $obj/arch/x86/boot/bzImage in $((secs / 60))m$((secs % 60))s"
+else
+	info "built ${targets[*]} in $obj in $((secs / 60))m$((secs % 60))s"
+fi
