@@ -55,8 +55,8 @@ base_obj=$BUILD/obj/base-$cfg patched_obj=$BUILD/obj/patched-$cfg
 {
 	echo "# Code size of the objects the series changes, config $cfg"
 	echo
-	echo "\`scripts/bloat-o-meter\` of each object, v7.3-rc7 against the series at"
-	echo "$(git -C "$SRC" rev-parse --short HEAD) ($(gcc -dumpfullversion | sed 's/^/GCC /'), $(date -u +%Y-%m-%d));"
+	echo "\`scripts/bloat-o-meter\` of each object, v7.3-rc7 against the series,"
+	echo "patches/ of repo commit $(git -C "$TOP" rev-parse --short HEAD) ($(gcc -dumpfullversion | sed 's/^/GCC /'), $(date -u +%Y-%m-%d));"
 	echo "bytes of text and data symbols. Per object: \`OBJECT.txt\` has every symbol."
 	echo
 	echo "| object | base | series | change | grown / shrunk / added / removed symbols |"
