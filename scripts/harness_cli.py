@@ -1,5 +1,6 @@
 """Option handling shared by the harness's Python scripts (imported, not run)."""
 
+import importlib.util
 import sys
 
 
@@ -15,3 +16,11 @@ def help_or_refuse(argv, doc, prog):
             print(f"error: {prog}: unknown option {a!r}", file=sys.stderr)
             return 2
     return None
+
+
+def load_module(path, name):
+    """the Python file PATH (a script with dashes in its name) as module NAME"""
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

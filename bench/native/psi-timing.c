@@ -34,13 +34,7 @@
 #include <sched.h>
 #include <unistd.h>
 
-/* what the generated units reference (tests/psi-model/driver.c has the same) */
-unsigned long model_chain_links, model_chain_calls;
-u64 model_clock[NCPU];
-int model_current_cpu;
-u64 model_move_tick;
-u64 model_irq_time[NCPU];
-struct task_struct *M_curr[NCPU], *R_curr[NCPU], *M_current, *R_current;
+#include "globals.h"
 
 void model_fail(const char *what)
 {

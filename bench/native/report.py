@@ -10,24 +10,15 @@ the range, the ratio of the medians and the mark of the A/B reports (*:
 the bootstrap 95% CI of the difference of medians excludes 0 and the
 difference is above 0.1%; bench/bin/bench-report.py).
 """
-import importlib.util
 import json
 import pathlib
 import sys
 
 TOP = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(TOP / "scripts"))
-from harness_cli import help_or_refuse  # noqa: E402
+from harness_cli import help_or_refuse, load_module  # noqa: E402
 
-
-def _report_module():
-    spec = importlib.util.spec_from_file_location("bench_report", TOP / "bench" / "bin" / "bench-report.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-report = _report_module()
+report = load_module(TOP / "bench" / "bin" / "bench-report.py", "bench_report")
 stats, significant, fmt = report.stats, report.significant, report.fmt
 
 ORDER = ["pingpong", "lone", "kubepods"]

@@ -24,12 +24,7 @@
 #define MAXT 6
 #define MAXDEPTH 16
 
-unsigned long model_chain_links, model_chain_calls;
-u64 model_clock[NCPU];
-int model_current_cpu;
-u64 model_move_tick;
-u64 model_irq_time[NCPU];
-struct task_struct *M_curr[NCPU], *R_curr[NCPU], *M_current, *R_current;
+#include "globals.h"
 
 #define DECL(P) \
 void P##task_change(struct task_struct *, int, int); \
