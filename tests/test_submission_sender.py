@@ -192,9 +192,10 @@ def project(tmp_path_factory):
     root = tmp_path_factory.mktemp("synthetic")
     proj, src, build = root / "proj", root / "src", root / "build"
     (proj / "scripts").mkdir(parents=True)
-    for f in ("prepare-submission.sh", "submission.py", "lib.sh", "check-mails.py"):
-        shutil.copy2(TOP / "scripts" / f, proj / "scripts" / f)
     (proj / "submit" / "covers").mkdir(parents=True)
+    for f in ("scripts/lib.sh", "scripts/harness_cli.py", "submit/prepare-submission.sh",
+              "submit/submission.py", "submit/check-mails.py"):
+        shutil.copy2(TOP / f, proj / f)
     (proj / "submit" / "topics").write_text(
         "topic one\ntree ONE, the first tree\ndepends -\npatch 1 foo: first change\n\n"
         "topic two\ntree TWO, the second tree\ndepends one: it builds on foo's first change\n"
