@@ -86,7 +86,7 @@ mkdir -p "$out/gen"
 out=$(realpath "$out")
 model=$TOP/tests/psi-model
 git -C "$tree" show base:kernel/sched/psi.c >"$out/base-psi.c"
-rev=$(git -C "$tree" rev-parse --short HEAD)
+rev="patches/ of repo commit $(git -C "$TOP" rev-parse --short HEAD), work tree $(git -C "$tree" rev-parse --short HEAD)"
 git -C "$tree" diff --quiet HEAD -- kernel/sched/psi.c include/linux/psi_types.h || rev="$rev+changes"
 series_psi=$tree/kernel/sched/psi.c
 if [ -n "$psi_c" ]; then

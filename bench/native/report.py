@@ -35,8 +35,10 @@ def load(d):
         raise SystemExit(f"report.py: no rows in {d / 'raw.jsonl'}")
     groups = {}
     for r in rows:
-        g = groups.setdefault((r["workload"], r["depth"]), {"calls": r["calls_per_round"], "base": [], "series": []})
+        g = groups.setdefault((r["workload"], r["depth"]),
+                              {"calls": r["calls_per_round"], "base": [], "series": [], "reps": {}})
         g[r["kernel"]].append(r["ns_per_round"])
+        g["reps"].setdefault(r["rep"], {})[r["kernel"]] = r["ns_per_round"]
     return groups
 
 
@@ -44,10 +46,12 @@ def summarize(groups):
     out = []
     for (w, depth), g in sorted(groups.items(), key=lambda kv: (ORDER.index(kv[0][0]), kv[0][1])):
         b, s = stats(g["base"]), stats(g["series"])
+        paired = [v["series"] / v["base"] for v in g["reps"].values() if "base" in v and "series" in v]
         out.append({
             "workload": w, "depth": depth, "calls_per_round": g["calls"],
             "base": b, "series": s,
             "ratio": s["median"] / b["median"] if b["median"] else None,
+            "paired_ratio": stats(paired) if paired else None,
             "significant": significant(g["base"], g["series"]),
         })
     return out
@@ -80,6 +84,10 @@ def plot(d, rows):
     return "psi.png"
 
 
+def paired_cell(p):
+    return "-" if not p else f"{p['median']:.3f} ({p['min']:.3f}-{p['max']:.3f})"
+
+
 def main(argv):
     rc = help_or_refuse(argv, __doc__, "bench/native/report.py")
     if rc is not None:
@@ -97,7 +105,7 @@ def main(argv):
     lines = [
         "# PSI accounting timed natively: base against the series",
         "",
-        f"Series at {meta['series']}; CPU: {meta['cpu_model']}, pinned to CPU {meta['cpu']}; "
+        f"Series: {meta['series']}; CPU: {meta['cpu_model']}, pinned to CPU {meta['cpu']}; "
         f"gcc {meta['gcc']}; {meta['reps']} repetitions of {meta['rounds']:,} rounds per workload, "
         f"base and series alternating; load average at the start {meta['load']}.",
         "",
@@ -109,22 +117,25 @@ def main(argv):
         "kernel's memory layout (bench/native/README.md).",
         "",
         "Median ns per round (min-max); * = the bootstrap 95% CI of the difference of the medians "
-        "excludes 0 and the difference is above 0.1%.",
+        "excludes 0 and the difference is above 0.1%. Paired: series/base within each repetition "
+        "(the two run back to back), median (min-max): robust to the host's drift between "
+        "repetitions.",
         "",
-        "| workload | depth | calls a round | base | series | ratio |",
-        "|---|---|---|---|---|---|",
+        "| workload | depth | calls a round | base | series | ratio | paired |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         b, s = r["base"], r["series"]
         lines.append(
             f"| {r['workload']} | {r['depth']} | {r['calls_per_round']} | {fmt(b['median'])} "
             f"({fmt(b['min'])}-{fmt(b['max'])}) | {fmt(s['median'])} ({fmt(s['min'])}-{fmt(s['max'])}) | "
-            f"{r['ratio']:.3f}{' *' if r['significant'] else ''} |")
+            f"{r['ratio']:.3f}{' *' if r['significant'] else ''} | {paired_cell(r['paired_ratio'])} |")
     lines += ["", "Workloads:", ""] + [f"- {w}: {WHAT[w]}" for w in ORDER]
     if png:
         lines += ["", f"![ping-pong]({png})"]
     (d / "REPORT.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines[lines.index("| workload | depth | calls a round | base | series | ratio |"):][:len(rows) + 2]))
+    head = next(i for i, ln in enumerate(lines) if ln.startswith("| workload |"))
+    print("\n".join(lines[head:head + len(rows) + 2]))
     return 0
 
 
