@@ -12,7 +12,7 @@ COMMAND_DIRS = [
     "checks", "checks/guest", "checks/heavy", "checks/heavy/guest",
     "bench", "bench/bin", "bench/bin/guest", "bench/native",
     "hardware", "hardware/guest",
-    "submit",
+    "submit", "field",
 ]
 
 
@@ -25,7 +25,7 @@ def command_files():
 
 def shell_scripts():
     """every tracked-looking *.sh of the harness and its benchmarks"""
-    for d in ("scripts", "checks", "bench", "hardware", "submit", "tests"):
+    for d in ("scripts", "checks", "bench", "hardware", "submit", "field", "tests"):
         yield from sorted((TOP / d).rglob("*.sh"))
 
 # paths that moved on 2026-12-02 (commit 9272917), which nothing may name again
