@@ -62,15 +62,6 @@ u32 P##view(struct psi_group *, int, u32 *, unsigned int *);
 DECL(M_)
 DECL(R_)
 
-#define MAXG 40
-#define MAXT 6
-
-struct univ {
-	struct psi_group g[MAXG];
-	struct psi_group_cpu pc[MAXG][NCPU];
-	struct task_struct t[MAXT];
-	struct task_struct idle[NCPU];
-} UM, UR;
 
 /* one step of a round: a wake-up of task a, or a switch on CPU c from a to b (-1: idle) */
 enum { S_WAKE, S_SWITCH };

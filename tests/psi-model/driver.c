@@ -20,8 +20,6 @@
 #include <setjmp.h>
 #include <signal.h>
 
-#define MAXG 40
-#define MAXT 6
 #define MAXDEPTH 16
 
 #include "globals.h"
@@ -45,12 +43,6 @@ u64 M_mirror_gen(int);
 static long cov_mirroring, cov_checks, cov_maxchain, cov_chainhist[MAXDEPTH + 2];
 u32 *M_times_prev(struct psi_group *, int);
 
-struct univ {
-	struct psi_group g[MAXG];
-	struct psi_group_cpu pc[MAXG][NCPU];
-	struct task_struct t[MAXT];
-	struct task_struct idle[NCPU];
-} UM, UR;
 
 /* the driver's own view of the scheduler and the tree */
 static char *fmt_times(char *buf, const u32 *t);
