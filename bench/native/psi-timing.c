@@ -62,7 +62,6 @@ u32 P##view(struct psi_group *, int, u32 *, unsigned int *);
 DECL(M_)
 DECL(R_)
 
-
 /* one step of a round: a wake-up of task a, or a switch on CPU c from a to b (-1: idle) */
 enum { S_WAKE, S_SWITCH };
 struct step { int type, cpu, a, b, sleep; };
