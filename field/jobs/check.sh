@@ -6,6 +6,8 @@
 #  - podman runs a container of the local busybox image with memory and
 #    CPU limits (crun, cgroup v2, the systemd cgroup manager), and it
 #    leaves no cgroup behind;
+#  - systemd-oomd kills a memory hog in a slice with
+#    ManagedOOMMemoryPressure=kill and spares a quiet one;
 #  - every stat and pressure file of every cgroup reads.
 fails=0
 result() { # pass|fail NAME [WHY]
@@ -40,6 +42,41 @@ if [ "$left" -eq 0 ]; then
 else
 	result fail podman-no-cgroup-left "$left libpod-* cgroups left"
 fi
+
+# systemd-oomd on a slice that asks for it: a memory hog under a tight
+# memory.high must be killed on memory pressure within oomd's window; a
+# quiet unit in a slice of the same kind must not be.
+mkdir -p /run/systemd/system /etc/systemd/oomd.conf.d
+printf '[OOM]\nDefaultMemoryPressureDurationSec=5s\n' >/etc/systemd/oomd.conf.d/field.conf
+for s in field-hog field-quiet; do
+	printf '[Slice]\nManagedOOMMemoryPressure=kill\nManagedOOMMemoryPressureLimit=20%%\n' >/run/systemd/system/$s.slice
+done
+systemctl daemon-reload
+systemctl restart systemd-oomd
+systemd-run -q --unit=field-quiet --slice=field-quiet.slice sleep 600
+systemd-run -q --unit=field-hog --slice=field-hog.slice -p MemoryHigh=32M \
+	stress-ng --vm 1 --vm-bytes 256M --vm-keep --timeout 300s
+t0=$(date +%s) killed=
+while [ $(($(date +%s) - t0)) -lt 120 ]; do
+	if [ "$(systemctl show -P Result field-hog)" = oom-kill ] ||
+		journalctl -q -u systemd-oomd --since "-5min" | grep -q 'Killed .*field-hog'; then
+		killed=$(($(date +%s) - t0))
+		break
+	fi
+	sleep 2
+done
+if [ -n "$killed" ]; then
+	result pass "oomd-kills-the-hog(after ${killed} s)"
+else
+	result fail oomd-kills-the-hog "not killed in 120 s; memory.pressure: $(cat /sys/fs/cgroup/field.slice/field-hog.slice/memory.pressure 2>/dev/null | head -n 1)"
+fi
+if [ "$(systemctl is-active field-quiet)" = active ]; then
+	result pass oomd-spares-the-quiet-slice
+else
+	result fail oomd-spares-the-quiet-slice "field-quiet is $(systemctl is-active field-quiet)"
+fi
+journalctl -q -u systemd-oomd --no-pager | tail -n 5
+systemctl stop field-hog field-quiet 2>/dev/null
 
 n=0 bad=0
 for f in $(find /sys/fs/cgroup \( -name '*.stat' -o -name '*.pressure' -o -name 'memory.numa_stat' \) -type f); do
