@@ -5,7 +5,8 @@
 # spdxcheck.py, which runs when checkpatch runs in the tree, as under b4
 # prep --check), and virtme-ng and b4 (pinned; b4 makes the per-tree
 # submissions, submit/prepare-submission.sh) in a venv under the build area,
-# and stress-ng (the guest load of checks/stress.sh).
+# stress-ng (the guest load of checks/stress.sh) and trinity (the system-call
+# fuzzer of checks/fuzz-smoke.sh and checks/heavy/fuzz-campaign.sh).
 # Installs only what is missing. Arguments: further apt packages.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -14,9 +15,9 @@ usage() {
 	cat <<'EOF'
 usage: scripts/install-deps.sh [APT-PACKAGE...]
 Install what the harness needs on a Debian host, only what is missing: the
-kernel build tools, QEMU, clang/llvm, stress-ng and the other apt packages,
-plus the APT-PACKAGEs given; virtme-ng, b4, pytest and matplotlib (pinned)
-in the venv build/venv. Logs: build/logs/apt.log, pip.log.
+kernel build tools, QEMU, clang/llvm, stress-ng, trinity and the other apt
+packages, plus the APT-PACKAGEs given; virtme-ng, b4, pytest and matplotlib
+(pinned) in the venv build/venv. Logs: build/logs/apt.log, pip.log.
 EOF
 }
 only_operands "$@"
@@ -27,7 +28,7 @@ PYTEST_VERSION=8.3.3
 APT_PKGS=(build-essential flex bison bc libelf-dev libssl-dev dwarves ccache
 	qemu-system-x86 udev python3-venv cpio kmod rsync
 	busybox-static zstd xz-utils perl git python3-ply python3-git
-	clang llvm zlib1g-dev stress-ng)
+	clang llvm zlib1g-dev stress-ng trinity)
 # Extra packages a heavy check asks for (check-build-matrix.sh: clang-19 ...)
 APT_PKGS+=("$@")
 
