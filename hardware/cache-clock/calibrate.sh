@@ -8,7 +8,8 @@ usage() {
 	cat <<'USAGE'
 usage: hardware/cache-clock/calibrate.sh [--kernel BZIMAGE] [--n N] [--out DIR]
 Boot BZIMAGE (default build/obj/patched-test/arch/x86/boot/bzImage) with
---clock icount --cpus 2 and two instances of the cache-clock plugin: one
+--clock icount --cpus 2 and two instances of the cache-clock plugin (warm=off,
+so the model runs only inside the windows): one
 normal, one with writes=off. In the guest run build/cache-clock/calib
 shared N (two threads on vCPU 0 and 1 take turns writing one line), padded N
 (each thread its own line) and spin 100000 (informative: no turns). Prints:
@@ -41,7 +42,7 @@ b=$root/build/cache-clock
 cp "$b/cache-clock.so" "$b/cache-clock-nowrites.so"
 [ -n "$out" ] || out=$(mktemp -d "$root/build/cache-clock/calib.XXXXXX")
 mkdir -p "$out"
-args="top=200${map:+,map=$map}"
+args="warm=off,top=200${map:+,map=$map}"
 extra="-plugin $b/cache-clock.so,out=$out/on.jsonl,$args -plugin $b/cache-clock-nowrites.so,out=$out/off.jsonl,writes=off,$args"
 rc=0
 "$root/scripts/run-guest.sh" --kernel "$kernel" --clock icount --cpus 2 --timeout 400 \
