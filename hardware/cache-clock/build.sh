@@ -11,7 +11,8 @@ usage() {
 usage: hardware/cache-clock/build.sh [--help]
 Compile hardware/cache-clock/cache-clock.c (a QEMU TCG plugin) into
 build/cache-clock/cache-clock.so, and the calibration guest program
-(calib.c, static) into build/cache-clock/calib.
+(calib.c, static) into build/cache-clock/calib and the example
+benchmark read-loop.c into build/cache-clock/read-loop.
 Needs qemu-plugin.h of the installed QEMU: taken from build/qemu-src/
 (apt-get source of the installed qemu version, fetched here if missing:
 adds a deb-src entry mirroring the existing apt deb entries when none is
@@ -58,4 +59,6 @@ gcc -O2 -g -Wall -shared -fPIC -I"$inc" $(pkg-config --cflags glib-2.0) \
 	die "step compile: gcc of cache-clock.c failed (header $hdr)"
 gcc -O2 -Wall -static -pthread -o "$outdir/calib" "$here/calib.c" ||
 	die "step compile: gcc -static of calib.c failed (needs libc6-dev)"
+gcc -O2 -Wall -static -o "$outdir/read-loop" "$here/read-loop.c" ||
+	die "step compile: gcc -static of read-loop.c failed"
 echo "$outdir/cache-clock.so"
