@@ -277,8 +277,11 @@ TRAILER = re.compile(r"^[A-Za-z0-9-]+: \S")
 
 def rewrite_identity(text, sender, holders):
     """A patch mail with the placeholder identities HOLDERS replaced by SENDER
-    (name, addr): the From: header if it is one of them, and each
-    Signed-off-by: line of the changelog that names one of them. Every other
+    (name, addr): the From: header if it is one of them, each
+    Signed-off-by: line of the changelog that names one of them, and the
+    address that opens a bracketed note of theirs, "[addr: what changed]"
+    between another author's Signed-off-by and theirs
+    (Documentation/maintainer/modifying-patches.rst). Every other
     line, tag and Signed-off-by stays. If the changelog then has no
     Signed-off-by of SENDER (a patch from someone else), SENDER's is added as
     the last tag: whoever sends a patch signs it off."""
@@ -296,6 +299,9 @@ def rewrite_identity(text, sender, holders):
         m = re.fullmatch(r"Signed-off-by:\s*(.*?)\s*<([^<>]+)>\s*", line)
         if m and m.group(2).lower() in who:
             line = mine
+        n = re.match(r"\[([^\[\]:\s]+@[^\[\]:\s]+):", line)  # the sender's note "[addr: changes]"
+        if n and n.group(1).lower() in who:
+            line = f"[{addr}:" + line[n.end():]
         if line == mine and mine in out:
             continue  # the sender had signed off already
         out.append(line)
